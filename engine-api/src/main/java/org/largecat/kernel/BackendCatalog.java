@@ -1,0 +1,103 @@
+package org.largecat.kernel;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * Every backend this JVM knows of and whether it can run: the ones on the class path, found with
+ * {@link ServiceLoader}, and the standard ones that are missing from it.
+ */
+public final class BackendCatalog {
+
+  /** The order in which {@code auto} prefers backends, fastest first, family by family. */
+  public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "scalar");
+
+  /** Which module each standard backend comes from, for the "not on the class path" fix. */
+  private static final Map<String, String> MODULES = Map.of(
+      "native", "native", "simd", "engine-simd", "blas", "engine-blas", "scalar", "engine-api");
+
+  /** One backend's state. {@code families} is non-null exactly when it is available. */
+  public record Entry(String name, KernelFamilies families, String reason, String fix) {
+    public boolean available() {
+      return families != null;
+    }
+  }
+
+  private final Map<String, Entry> entries;
+
+  private BackendCatalog(Map<String, Entry> entries) {
+    this.entries = Collections.unmodifiableMap(entries);
+  }
+
+  /** Discovers and loads the backends on the class path of this class's loader. */
+  public static BackendCatalog discover() {
+    List<KernelBackend> found = new ArrayList<>();
+    ServiceLoader<KernelBackend> loader = ServiceLoader.load(KernelBackend.class, BackendCatalog.class.getClassLoader());
+    for (ServiceLoader.Provider<KernelBackend> provider : loader.stream().toList()) {
+      try {
+        found.add(provider.get());
+      } catch (ServiceConfigurationError e) {
+        throw new IllegalStateException("kernel backend " + provider.type().getName() + " could not be constructed", e);
+      }
+    }
+    return of(found);
+  }
+
+  /** Loads the given backends; the standard ones not among them are recorded as absent. */
+  public static BackendCatalog of(List<KernelBackend> backends) {
+    Map<String, Entry> entries = new LinkedHashMap<>();
+    List<KernelBackend> ordered = new ArrayList<>(backends);
+    ordered.sort((a, b) -> Integer.compare(rank(a.name()), rank(b.name())));
+    for (KernelBackend backend : ordered) {
+      if (entries.containsKey(backend.name())) {
+        throw new IllegalStateException("two kernel backends are named " + backend.name());
+      }
+      entries.put(backend.name(), load(backend));
+    }
+    for (String name : AUTO_ORDER) {
+      entries.putIfAbsent(name, new Entry(name, null, "not on the class path",
+          "add the largecat module " + MODULES.get(name) + " to the class path"));
+    }
+    return new BackendCatalog(entries);
+  }
+
+  private static Entry load(KernelBackend backend) {
+    try {
+      return new Entry(backend.name(), backend.load(), null, null);
+    } catch (BackendUnavailableException e) {
+      return new Entry(backend.name(), null, e.getMessage(), e.fix());
+    }
+  }
+
+  private static int rank(String name) {
+    int i = AUTO_ORDER.indexOf(name);
+    return i < 0 ? AUTO_ORDER.size() : i;
+  }
+
+  /** All entries, available or not, standard ones in auto order, then any others. */
+  public List<Entry> entries() {
+    return List.copyOf(entries.values());
+  }
+
+  /** The entry for a name, or null if no backend has that name. */
+  public Entry entry(String name) {
+    return entries.get(name);
+  }
+
+  /** The first available backend in auto order that implements the family. */
+  Entry best(KernelFamily family) {
+    for (String name : AUTO_ORDER) {
+      Entry e = entries.get(name);
+      if (e.available() && e.families().get(family) != null) {
+        return e;
+      }
+    }
+    throw new IllegalStateException("no available backend implements " + family.label()
+        + "; the scalar backend in engine-api always should");
+  }
+}

@@ -1,0 +1,169 @@
+package org.largecat.kernel;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The kernels this JVM runs: one implementation per family, chosen at startup from
+ * {@code -Dlargecat.backend} (or the environment variable {@code LARGECAT_BACKEND}), default
+ * {@code auto}. {@code auto} takes, per family, the first available backend in
+ * {@link BackendCatalog#AUTO_ORDER}; naming a backend takes its families and inherits the rest as
+ * {@code auto} would; naming a backend that cannot run is an error. With {@code -Dlargecat.check=true}
+ * every call is recomputed by the scalar reference and a disagreement beyond the stated bounds throws
+ * {@link KernelDisagreementException}.
+ */
+public final class Kernels {
+  public static final String BACKEND_PROPERTY = "largecat.backend";
+  public static final String BACKEND_ENVIRONMENT = "LARGECAT_BACKEND";
+  public static final String CHECK_PROPERTY = "largecat.check";
+  public static final String AUTO = "auto";
+  private static final System.Logger LOG = System.getLogger("org.largecat.kernel");
+
+  private final String request;
+  private final boolean checked;
+  private final Map<KernelFamily, String> chosen;
+  private final VectorOps vectorOps;
+  private final SpecialFunctions specialFunctions;
+  private final ImplicitUpdates implicitUpdates;
+  private final MatrixOps matrixOps;
+
+  private Kernels(String request, boolean checked, Map<KernelFamily, String> chosen, KernelFamilies families) {
+    this.request = request;
+    this.checked = checked;
+    this.chosen = chosen;
+    this.vectorOps = families.vectorOps();
+    this.specialFunctions = families.specialFunctions();
+    this.implicitUpdates = families.implicitUpdates();
+    this.matrixOps = families.matrixOps();
+  }
+
+  /** The kernels selected for this JVM by its properties and environment; selected and logged once. */
+  public static Kernels get() {
+    return Holder.SELECTED;
+  }
+
+  private static final class Holder {
+    static final BackendCatalog CATALOG = BackendCatalog.discover();
+    static final Kernels SELECTED = fromEnvironment();
+
+    private static Kernels fromEnvironment() {
+      Kernels k = select(CATALOG, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
+      for (BackendCatalog.Entry e : CATALOG.entries()) {
+        if (!e.available() && !"not on the class path".equals(e.reason())) {
+          LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + " is unavailable: "
+              + e.reason() + "; to use it: " + e.fix());
+        }
+      }
+      LOG.log(System.Logger.Level.INFO, k.report(CATALOG));
+      return k;
+    }
+  }
+
+  /** The catalog of backends discovered on this JVM's class path, loaded once. */
+  public static BackendCatalog catalog() {
+    return Holder.CATALOG;
+  }
+
+  /** The backend requested by property or environment, {@code auto} if neither is set. */
+  public static String requestedBackend() {
+    String v = System.getProperty(BACKEND_PROPERTY);
+    if (v == null || v.isBlank()) {
+      v = System.getenv(BACKEND_ENVIRONMENT);
+    }
+    return v == null || v.isBlank() ? AUTO : v.trim().toLowerCase(Locale.ROOT);
+  }
+
+  /** The kernels of the named backend (or auto), without check mode, from the discovered catalog. */
+  public static Kernels of(String backend) {
+    return select(catalog(), backend, false);
+  }
+
+  /**
+   * Resolves a request against a catalog.
+   *
+   * @throws IllegalArgumentException if the request names no backend, or one that cannot run here
+   */
+  public static Kernels select(BackendCatalog catalog, String request, boolean check) {
+    BackendCatalog.Entry forced = null;
+    if (!AUTO.equals(request)) {
+      forced = catalog.entry(request);
+      if (forced == null) {
+        throw new IllegalArgumentException("unknown largecat backend '" + request + "'; known: auto, "
+            + catalog.entries().stream().map(BackendCatalog.Entry::name).collect(Collectors.joining(", ")));
+      }
+      if (!forced.available()) {
+        throw new IllegalArgumentException("largecat backend '" + request + "' was requested but is unavailable: "
+            + forced.reason() + "; to use it: " + forced.fix());
+      }
+    }
+    Map<KernelFamily, String> chosen = new EnumMap<>(KernelFamily.class);
+    Object[] impl = new Object[KernelFamily.values().length];
+    for (KernelFamily family : KernelFamily.values()) {
+      BackendCatalog.Entry e = forced != null && forced.families().get(family) != null ? forced : catalog.best(family);
+      chosen.put(family, e.name());
+      impl[family.ordinal()] = e.families().get(family);
+    }
+    KernelFamilies families = new KernelFamilies((VectorOps) impl[0], (SpecialFunctions) impl[1],
+        (ImplicitUpdates) impl[2], (MatrixOps) impl[3]);
+    if (check) {
+      families = CheckedKernels.wrap(families, chosen, catalog.entry("scalar").families());
+    }
+    return new Kernels(request, check, Map.copyOf(chosen), families);
+  }
+
+  public VectorOps vectorOps() {
+    return vectorOps;
+  }
+
+  public SpecialFunctions specialFunctions() {
+    return specialFunctions;
+  }
+
+  public ImplicitUpdates implicitUpdates() {
+    return implicitUpdates;
+  }
+
+  public MatrixOps matrixOps() {
+    return matrixOps;
+  }
+
+  /** The name of the backend that runs a family. */
+  public String backendOf(KernelFamily family) {
+    return chosen.get(family);
+  }
+
+  /** Whether calls are recomputed by the reference and compared. */
+  public boolean checked() {
+    return checked;
+  }
+
+  /** One line: the request, the backend of each family, and why every other backend was skipped. */
+  public String report(BackendCatalog catalog) {
+    StringBuilder s = new StringBuilder("largecat kernels (backend=").append(request)
+        .append(checked ? ", checked against scalar" : "").append("): ");
+    s.append(describeChoice());
+    for (BackendCatalog.Entry e : catalog.entries()) {
+      if (!e.available()) {
+        s.append("; skipped ").append(e.name()).append(": ").append(e.reason()).append(" (fix: ").append(e.fix()).append(')');
+      } else if (!chosen.containsValue(e.name())) {
+        s.append("; not chosen ").append(e.name()).append(": ")
+            .append(AUTO.equals(request) ? "a faster backend covers its families" : "not requested");
+      }
+    }
+    return s.toString();
+  }
+
+  /** The backend of each family, e.g. {@code vector-ops=simd, special-functions=simd, ...}. */
+  public String describeChoice() {
+    StringBuilder s = new StringBuilder();
+    for (KernelFamily f : KernelFamily.values()) {
+      if (s.length() > 0) {
+        s.append(", ");
+      }
+      s.append(f.label()).append('=').append(chosen.get(f));
+    }
+    return s.toString();
+  }
+}

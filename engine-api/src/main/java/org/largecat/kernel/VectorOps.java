@@ -1,0 +1,170 @@
+package org.largecat.kernel;
+
+/**
+ * Vector kernels over contiguous arrays and over a row subset of a K x D row-major float matrix.
+ *
+ * <p>Each public method checks its arguments once and calls the matching {@code ...Kernel} method,
+ * which backends override and which may assume valid input. Float inputs are accumulated in at least
+ * float precision; see {@link Agreement} for the error every backend must stay within.
+ */
+public abstract class VectorOps {
+
+  /** Returns the dot product of {@code x[xOff..xOff+n)} and {@code y[yOff..yOff+n)}. */
+  public final double dot(int n, float[] x, int xOff, float[] y, int yOff) {
+    Checks.count("dot", "n", n);
+    Checks.span("dot", "x", x, xOff, n);
+    Checks.span("dot", "y", y, yOff, n);
+    return dotKernel(n, x, xOff, y, yOff);
+  }
+
+  /** Returns the dot product of {@code x[xOff..xOff+n)} and {@code y[yOff..yOff+n)}. */
+  public final double dot(int n, double[] x, int xOff, double[] y, int yOff) {
+    Checks.count("dot", "n", n);
+    Checks.span("dot", "x", x, xOff, n);
+    Checks.span("dot", "y", y, yOff, n);
+    return dotKernel(n, x, xOff, y, yOff);
+  }
+
+  /** y += a * x over n elements, each element rounded once (fused multiply-add). */
+  public final void axpy(int n, float a, float[] x, int xOff, float[] y, int yOff) {
+    Checks.count("axpy", "n", n);
+    Checks.span("axpy", "x", x, xOff, n);
+    Checks.span("axpy", "y", y, yOff, n);
+    axpyKernel(n, a, x, xOff, y, yOff);
+  }
+
+  /** y += a * x over n elements, each element rounded once (fused multiply-add). */
+  public final void axpy(int n, double a, double[] x, int xOff, double[] y, int yOff) {
+    Checks.count("axpy", "n", n);
+    Checks.span("axpy", "x", x, xOff, n);
+    Checks.span("axpy", "y", y, yOff, n);
+    axpyKernel(n, a, x, xOff, y, yOff);
+  }
+
+  /** x *= a over n elements. */
+  public final void scale(int n, float a, float[] x, int xOff) {
+    Checks.count("scale", "n", n);
+    Checks.span("scale", "x", x, xOff, n);
+    scaleKernel(n, a, x, xOff);
+  }
+
+  /** x *= a over n elements. */
+  public final void scale(int n, double a, double[] x, int xOff) {
+    Checks.count("scale", "n", n);
+    Checks.span("scale", "x", x, xOff, n);
+    scaleKernel(n, a, x, xOff);
+  }
+
+  /**
+   * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, where W is the k x d row-major matrix
+   * in {@code w} and x is dense, {@code x[xOff..xOff+d)}.
+   */
+  public final void gatherDot(float[] w, int k, int d, int[] rows, int rowsOff, int count,
+      float[] x, int xOff, double[] out, int outOff) {
+    checkRows("gatherDot", w, k, d, rows, rowsOff, count);
+    Checks.span("gatherDot", "x", x, xOff, d);
+    Checks.span("gatherDot", "out", out, outOff, count);
+    gatherDotKernel(w, d, rows, rowsOff, count, x, xOff, out, outOff);
+  }
+
+  /**
+   * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, where x is sparse: the nnz pairs
+   * (indices[nzOff + j], values[nzOff + j]), one CSR row, each index in [0, d).
+   */
+  public final void gatherDotSparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
+      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
+    checkRows("gatherDotSparse", w, k, d, rows, rowsOff, count);
+    checkSparse("gatherDotSparse", d, indices, values, nzOff, nnz);
+    Checks.span("gatherDotSparse", "out", out, outOff, count);
+    gatherDotSparseKernel(w, d, rows, rowsOff, count, indices, values, nzOff, nnz, out, outOff);
+  }
+
+  /**
+   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x dense; each element rounded once.
+   * Rows may repeat: updates apply in order.
+   */
+  public final void scatterAxpy(float[] w, int k, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] x, int xOff) {
+    checkRows("scatterAxpy", w, k, d, rows, rowsOff, count);
+    Checks.span("scatterAxpy", "coef", coef, coefOff, count);
+    Checks.span("scatterAxpy", "x", x, xOff, d);
+    scatterAxpyKernel(w, d, rows, rowsOff, count, coef, coefOff, x, xOff);
+  }
+
+  /**
+   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x one sparse CSR row; each element
+   * rounded once. Rows may repeat: updates apply in order.
+   */
+  public final void scatterAxpySparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
+    checkRows("scatterAxpySparse", w, k, d, rows, rowsOff, count);
+    Checks.span("scatterAxpySparse", "coef", coef, coefOff, count);
+    checkSparse("scatterAxpySparse", d, indices, values, nzOff, nnz);
+    scatterAxpySparseKernel(w, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
+  }
+
+  /** Returns log(sum exp(v)) over n elements, shifted by the maximum; -Inf for n = 0. */
+  public final double logSumExp(int n, double[] v, int vOff) {
+    Checks.count("logSumExp", "n", n);
+    Checks.span("logSumExp", "v", v, vOff, n);
+    return logSumExpKernel(n, v, vOff);
+  }
+
+  /** Returns the largest of n elements (NaN if any is NaN); -Inf for n = 0. */
+  public final double max(int n, double[] v, int vOff) {
+    Checks.count("max", "n", n);
+    Checks.span("max", "v", v, vOff, n);
+    return maxKernel(n, v, vOff);
+  }
+
+  /** Returns sum exp(v[i] - shift) over n elements. */
+  public final double sumExp(int n, double[] v, int vOff, double shift) {
+    Checks.count("sumExp", "n", n);
+    Checks.span("sumExp", "v", v, vOff, n);
+    return sumExpKernel(n, v, vOff, shift);
+  }
+
+  private static void checkRows(String op, float[] w, int k, int d, int[] rows, int rowsOff, int count) {
+    Checks.positive(op, "k", k);
+    Checks.positive(op, "d", d);
+    Checks.count(op, "count", count);
+    Checks.span(op, "w", w, 0, (long) k * d);
+    Checks.indices(op, "rows", rows, rowsOff, count, k, "k");
+  }
+
+  private static void checkSparse(String op, int d, int[] indices, float[] values, int nzOff, int nnz) {
+    Checks.count(op, "nnz", nnz);
+    Checks.span(op, "values", values, nzOff, nnz);
+    Checks.indices(op, "indices", indices, nzOff, nnz, d, "d");
+  }
+
+  protected abstract double dotKernel(int n, float[] x, int xOff, float[] y, int yOff);
+
+  protected abstract double dotKernel(int n, double[] x, int xOff, double[] y, int yOff);
+
+  protected abstract void axpyKernel(int n, float a, float[] x, int xOff, float[] y, int yOff);
+
+  protected abstract void axpyKernel(int n, double a, double[] x, int xOff, double[] y, int yOff);
+
+  protected abstract void scaleKernel(int n, float a, float[] x, int xOff);
+
+  protected abstract void scaleKernel(int n, double a, double[] x, int xOff);
+
+  protected abstract void gatherDotKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] x, int xOff, double[] out, int outOff);
+
+  protected abstract void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff);
+
+  protected abstract void scatterAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] x, int xOff);
+
+  protected abstract void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz);
+
+  protected abstract double logSumExpKernel(int n, double[] v, int vOff);
+
+  protected abstract double maxKernel(int n, double[] v, int vOff);
+
+  protected abstract double sumExpKernel(int n, double[] v, int vOff, double shift);
+}
