@@ -1,0 +1,61 @@
+package org.largecat.kernel;
+
+/**
+ * How closely a backend must agree with the scalar reference, kernel by kernel: bit-exact where the
+ * operation is exact, the function's stated bound for elementwise functions, and error bounds scaled
+ * by the length and the magnitude of the terms for reductions (Higham, Accuracy and Stability of
+ * Numerical Algorithms, ch. 3). Used by check mode and by the cross-validation suite.
+ */
+public final class Agreement {
+  /** Twice the unit roundoff of double: room for both the backend's and the reference's rounding. */
+  public static final double DOUBLE_UNIT = 0x1p-52;
+  /** Twice the unit roundoff of float. */
+  public static final double FLOAT_UNIT = 0x1p-23;
+
+  private Agreement() {}
+
+  /** Whether two results agree within |got - ref| <= bound; NaN agrees only with NaN, infinities only with themselves. */
+  public static boolean within(double got, double ref, double bound) {
+    if (Double.isNaN(got) || Double.isNaN(ref)) {
+      return Double.isNaN(got) && Double.isNaN(ref);
+    }
+    if (got == ref) {
+      return true;
+    }
+    return Double.isFinite(got) && Double.isFinite(ref) && Math.abs(got - ref) <= bound;
+  }
+
+  /** Bound for an elementwise function value: its relative and absolute tolerance, subnormals at the scale of the smallest normal. */
+  public static double elementwise(ElementwiseFunction f, double ref) {
+    return f.relativeTolerance() * Math.max(Math.abs(ref), Double.MIN_NORMAL) + f.absoluteTolerance();
+  }
+
+  /** Bound for a sum of n terms whose absolute values sum to magnitude, in the given unit. */
+  public static double sum(int n, double magnitude, double unit) {
+    return (n + 2) * unit * magnitude;
+  }
+
+  /** Bound for one element of y + a*x, rounded once or twice. */
+  public static double update(double yOld, double ax, double unit) {
+    return unit * (Math.abs(yOld) + Math.abs(ax));
+  }
+
+  /** Bound for log-sum-exp of n terms: the sum's relative error becomes an absolute error in the log. */
+  public static double logSumExp(int n, double ref) {
+    return (n + 4) * DOUBLE_UNIT + 2 * DOUBLE_UNIT * Math.abs(ref);
+  }
+
+  /** Relative accuracy of the implicit-update solutions (the solver's 1e-12 contract, for both sides). */
+  public static double implicitUpdate(double ref) {
+    return 2e-12 * Math.abs(ref) + 1e-15;
+  }
+
+  /** Throws {@link KernelDisagreementException} naming the backend, kernel and element unless within. */
+  public static void require(String backend, String op, int index, double got, double ref, double bound) {
+    if (!within(got, ref, bound)) {
+      throw new KernelDisagreementException("check mode: " + backend + " " + op
+          + (index >= 0 ? " element " + index : "") + " = " + got + " but the scalar reference gives " + ref
+          + " (allowed difference " + bound + ")");
+    }
+  }
+}

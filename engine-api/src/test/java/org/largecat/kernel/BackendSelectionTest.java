@@ -1,0 +1,136 @@
+package org.largecat.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.largecat.kernel.scalar.ScalarBackend;
+import org.largecat.kernel.scalar.ScalarSpecialFunctions;
+
+class BackendSelectionTest {
+
+  /** A backend that implements only the special functions, under a standard name. */
+  private static KernelBackend partial(String name) {
+    return new KernelBackend() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public KernelFamilies load() {
+        return new KernelFamilies(null, new ScalarSpecialFunctions(), null, null);
+      }
+    };
+  }
+
+  private static KernelBackend unavailable(String name) {
+    return new KernelBackend() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public KernelFamilies load() {
+        throw new BackendUnavailableException("the test says so", "nothing to fix");
+      }
+    };
+  }
+
+  @Test
+  void requiredBackendsAreAvailableOnThisClassPath() {
+    for (String name : BackendsUnderTest.required()) {
+      BackendCatalog.Entry e = Kernels.catalog().entry(name);
+      assertTrue(e != null && e.available(), () -> "backend " + name + " is required by "
+          + BackendsUnderTest.REQUIRED_PROPERTY + " but is " + (e == null ? "unknown" : "unavailable: " + e.reason()));
+    }
+  }
+
+  @Test
+  void autoOnThisClassPathUsesTheFirstAvailableBackendInAutoOrderForEachFamily() {
+    Kernels k = Kernels.of(Kernels.AUTO);
+    for (KernelFamily f : KernelFamily.values()) {
+      String expected = Kernels.catalog().entries().stream()
+          .filter(e -> e.available() && e.families().get(f) != null)
+          .filter(e -> BackendCatalog.AUTO_ORDER.contains(e.name()))
+          .findFirst().orElseThrow().name();
+      assertEquals(expected, k.backendOf(f), f.label());
+    }
+  }
+
+  @Test
+  void autoTakesEachFamilyFromTheFastestBackendThatImplementsIt() {
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), partial("simd")));
+    Kernels k = Kernels.select(catalog, "auto", false);
+    assertEquals("simd", k.backendOf(KernelFamily.SPECIAL_FUNCTIONS));
+    assertEquals("scalar", k.backendOf(KernelFamily.VECTOR_OPS));
+    assertEquals("scalar", k.backendOf(KernelFamily.MATRIX_OPS));
+    assertEquals("scalar", k.backendOf(KernelFamily.IMPLICIT_UPDATES));
+  }
+
+  @Test
+  void forcingABackendTakesItsFamiliesAndInheritsTheRest() {
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), partial("simd"), partial("native")));
+    Kernels k = Kernels.select(catalog, "simd", false);
+    assertEquals("simd", k.backendOf(KernelFamily.SPECIAL_FUNCTIONS));
+    assertEquals("scalar", k.backendOf(KernelFamily.VECTOR_OPS));
+    Kernels scalar = Kernels.select(catalog, "scalar", false);
+    for (KernelFamily f : KernelFamily.values()) {
+      assertEquals("scalar", scalar.backendOf(f));
+    }
+  }
+
+  @Test
+  void forcingAnUnavailableBackendIsAnErrorWithTheReasonAndTheFix() {
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), unavailable("simd")));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "simd", false));
+    assertTrue(e.getMessage().contains("the test says so") && e.getMessage().contains("nothing to fix"), e.getMessage());
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> Kernels.select(catalog, "native", false));
+    assertTrue(missing.getMessage().contains("not on the class path"), missing.getMessage());
+  }
+
+  @Test
+  void anUnknownBackendNameIsAnErrorListingTheKnownOnes() {
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "gpu", false));
+    assertTrue(e.getMessage().contains("gpu") && e.getMessage().contains("scalar, "), e.getMessage());
+  }
+
+  @Test
+  void theReportNamesEveryFamilyAndWhyEachOtherBackendWasSkipped() {
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), unavailable("simd")));
+    String report = Kernels.select(catalog, "auto", false).report(catalog);
+    for (KernelFamily f : KernelFamily.values()) {
+      assertTrue(report.contains(f.label() + "=scalar"), report);
+    }
+    assertTrue(report.contains("skipped simd: the test says so (fix: nothing to fix)"), report);
+    assertTrue(report.contains("skipped native: not on the class path"), report);
+    assertFalse(report.contains("skipped scalar"), report);
+  }
+
+  @Test
+  void aBackendThatFailsOtherwiseThanUnavailableIsARealError() {
+    KernelBackend broken = new KernelBackend() {
+      @Override
+      public String name() {
+        return "simd";
+      }
+
+      @Override
+      public KernelFamilies load() {
+        throw new IllegalStateException("bug");
+      }
+    };
+    assertThrows(IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), broken)));
+  }
+
+  @Test
+  void twoBackendsWithOneNameAreAnError() {
+    assertThrows(IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), new ScalarBackend())));
+  }
+}

@@ -1,0 +1,234 @@
+package org.largecat.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs every kernel of every available backend against the scalar reference, through check mode
+ * (which throws {@link KernelDisagreementException} beyond the bounds of {@link Agreement}): lengths
+ * by loop path, offsets, seeded random inputs and adversarial values. A new backend is covered by
+ * being on the class path of a module that runs this suite.
+ */
+class KernelCrossValidationTest {
+
+  static Stream<Named<Kernels>> checked() {
+    return BackendsUnderTest.all().map(n -> Named.of(n.getName(), Kernels.select(Kernels.catalog(), n.getName(), true)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void dotAxpyScale(Kernels k) {
+    VectorOps ops = k.vectorOps();
+    SplittableRandom random = new SplittableRandom(1);
+    for (int n : TestInputs.LENGTHS) {
+      for (int off : TestInputs.OFFSETS) {
+        for (boolean adversarial : new boolean[] {false, true}) {
+          float[] xf = TestInputs.uniformFloats(random, n);
+          float[] yf = TestInputs.uniformFloats(random, n);
+          double[] xd = TestInputs.uniform(random, n, 1e3);
+          double[] yd = TestInputs.uniform(random, n, 1e3);
+          if (adversarial) {
+            TestInputs.sprinkle(random, xf);
+            TestInputs.sprinkle(random, xd);
+          }
+          float[] xfo = TestInputs.atOffset(xf, off);
+          float[] yfo = TestInputs.atOffset(yf, 0);
+          double[] xdo = TestInputs.atOffset(xd, off);
+          double[] ydo = TestInputs.atOffset(yd, 1);
+          ops.dot(n, xfo, off, yfo, 0);
+          ops.dot(n, xdo, off, ydo, 1);
+          ops.axpy(n, 0.75f, xfo, off, yfo, 0);
+          ops.axpy(n, -1.5e-3, xdo, off, ydo, 1);
+          ops.scale(n, -3.25f, yfo, 0);
+          ops.scale(n, 1e-300, ydo, 1);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void reductions(Kernels k) {
+    VectorOps ops = k.vectorOps();
+    SplittableRandom random = new SplittableRandom(2);
+    for (int n : TestInputs.LENGTHS) {
+      for (int off : TestInputs.OFFSETS) {
+        for (double scale : new double[] {1, 30, 1e3}) {
+          double[] v = TestInputs.atOffset(TestInputs.uniform(random, n, scale), off);
+          ops.logSumExp(n, v, off);
+          ops.max(n, v, off);
+          ops.sumExp(n, v, off, ops.max(n, v, off));
+          TestInputs.sprinkle(random, v);
+          ops.logSumExp(n, v, off);
+          ops.max(n, v, off);
+        }
+      }
+    }
+    for (double special : TestInputs.ADVERSARIAL_DOUBLES) {
+      double[] v = {1, special, -2};
+      ops.logSumExp(3, v, 0);
+      ops.sumExp(3, v, 0, 1);
+      ops.max(3, v, 0);
+    }
+    double[] allMinusInfinity = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(2, allMinusInfinity, 0));
+    assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(0, allMinusInfinity, 0));
+    assertEquals(1000 + Math.log(2), ops.logSumExp(2, new double[] {1000, 1000}, 0), 1e-12);
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void gatherAndScatterOverRowSubsets(Kernels k) {
+    VectorOps ops = k.vectorOps();
+    SplittableRandom random = new SplittableRandom(3);
+    int classes = 40;
+    for (int d : TestInputs.LENGTHS) {
+      if (d == 0) {
+        continue;
+      }
+      float[] w = TestInputs.uniformFloats(random, classes * d);
+      float[] x = TestInputs.atOffset(TestInputs.uniformFloats(random, d), 2);
+      for (int count : new int[] {0, 1, 5, 17}) {
+        int[] rows = random.ints(count + 1, 0, classes).toArray(); // may repeat
+        double[] out = new double[count + 3];
+        float[] coef = TestInputs.uniformFloats(random, count + 1);
+        ops.gatherDot(w, classes, d, rows, 1, count, x, 2, out, 3 - (count > 0 ? 1 : 0));
+        ops.scatterAxpy(w, classes, d, rows, 1, count, coef, 1, x, 2);
+        int nnz = Math.min(d, 1 + random.nextInt(12));
+        int[] indices = random.ints(nnz + 1, 0, d).sorted().toArray();
+        float[] values = TestInputs.uniformFloats(random, nnz + 1);
+        ops.gatherDotSparse(w, classes, d, rows, 1, count, indices, values, 1, nnz, out, 0);
+        ops.scatterAxpySparse(w, classes, d, rows, 1, count, coef, 0, indices, values, 1, nnz);
+      }
+      float[] bad = TestInputs.uniformFloats(random, classes * d);
+      TestInputs.sprinkle(random, bad);
+      ops.gatherDot(bad, classes, d, new int[] {0, 7, 39}, 0, 3, x, 2, new double[3], 0);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void specialFunctions(Kernels k) {
+    SpecialFunctions special = k.specialFunctions();
+    SplittableRandom random = new SplittableRandom(4);
+    for (ElementwiseFunction f : ElementwiseFunction.values()) {
+      double[] inputs = Stream.of(
+              TestInputs.ADVERSARIAL_DOUBLES, TestInputs.uniform(random, 500, 50), TestInputs.logUniform(random, 500),
+              TestInputs.uniform(random, 200, 1e6), nearBranchPoint())
+          .flatMapToDouble(Arrays::stream).toArray();
+      for (int n : TestInputs.LENGTHS) {
+        for (int off : TestInputs.OFFSETS) {
+          int start = random.nextInt(inputs.length - n);
+          double[] x = TestInputs.atOffset(Arrays.copyOfRange(inputs, start, start + n), off);
+          special.apply(f, n, x, off, new double[n + 1], 1);
+          special.apply(f, n, x, off, x, off); // in place
+        }
+      }
+      special.apply(f, inputs.length, inputs, 0, new double[inputs.length], 0);
+    }
+  }
+
+  /** Doubles at and just above -1/e, where W0 has its branch point. */
+  private static double[] nearBranchPoint() {
+    double[] v = new double[20];
+    double x = -0.36787944117144233;
+    for (int i = 0; i < v.length; i++) {
+      v[i] = x;
+      x = Math.nextUp(x);
+    }
+    return v;
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void implicitUpdates(Kernels k) {
+    ImplicitUpdates updates = k.implicitUpdates();
+    SplittableRandom random = new SplittableRandom(5);
+    for (double eta : new double[] {1e-6, 0.01, 1, 100}) {
+      for (long classes : new long[] {2, 10, 10_000, 1_000_000_000L}) {
+        for (long data : new long[] {1, 1000, 1_000_000_000_000L}) {
+          int n = 37;
+          double[] z = TestInputs.uniform(random, n, 50);
+          double[] uOld = TestInputs.uniform(random, n, 20);
+          double[] xNorm2 = new double[n];
+          for (int i = 0; i < n; i++) {
+            xNorm2[i] = i == 0 ? 0 : Math.pow(10, -3 + 6 * random.nextDouble());
+          }
+          z[1] = 1e4;
+          z[2] = -1e4;
+          z[3] = Double.NaN;
+          uOld[4] = Double.NaN;
+          updates.softmaxSingleClass(n, z, 0, uOld, 0, xNorm2, 0, eta, data, classes, new double[n + 2], 2, new double[n], 0);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void matrixProducts(Kernels k) {
+    MatrixOps ops = k.matrixOps();
+    SplittableRandom random = new SplittableRandom(6);
+    int[] dims = {0, 1, 3, 8, 17};
+    for (int m : dims) {
+      for (int n : dims) {
+        for (int inner : dims) {
+          for (boolean ta : new boolean[] {false, true}) {
+            for (boolean tb : new boolean[] {false, true}) {
+              int lda = (ta ? m : inner) + 2;
+              int ldb = (tb ? inner : n) + 1;
+              int ldc = n + 3;
+              double[] a = TestInputs.uniform(random, 1 + (ta ? inner : m) * lda, 2);
+              double[] b = TestInputs.uniform(random, 2 + (tb ? n : inner) * ldb, 2);
+              double[] c = TestInputs.uniform(random, 3 + m * ldc, 2);
+              ops.gemm(ta, tb, m, n, inner, 1.5, a, 1, lda, b, 2, ldb, -0.5, c, 3, ldc);
+              Arrays.fill(c, Double.NaN); // beta = 0 must not read C
+              ops.gemm(ta, tb, m, n, inner, -2, a, 1, lda, b, 2, ldb, 0, c, 3, ldc);
+            }
+          }
+          int ld = Math.max(n, inner) + 1;
+          double[] a = TestInputs.uniform(random, 1 + Math.max(m, inner) * ld + ld * 17, 3);
+          double[] y = TestInputs.uniform(random, 40, 1);
+          ops.gemv(false, m, n, 0.5, a, 1, ld, TestInputs.uniform(random, n + 1, 1), 1, 2, y, 1);
+          ops.gemv(true, m, n, 0.5, a, 1, ld, TestInputs.uniform(random, m + 1, 1), 1, 0, y, 2);
+          double[] c = TestInputs.uniform(random, 1 + m * (m + 2), 1);
+          ops.syrk(false, m, inner, 0.25, a, 1, ld, 1, c, 1, m + 2);
+          int ldt = m + 1;
+          double[] at = TestInputs.uniform(random, 1 + inner * ldt, 3);
+          ops.syrk(true, m, inner, 1, at, 1, ldt, 0, c, 1, m + 2);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("checked")
+  void choleskyFactorAndSolve(Kernels k) {
+    MatrixOps ops = k.matrixOps();
+    SplittableRandom random = new SplittableRandom(7);
+    for (int n : new int[] {0, 1, 2, 5, 16, 33}) {
+      int ld = n + 2;
+      double[] b = TestInputs.uniform(random, n * n, 1);
+      double[] a = new double[1 + n * ld];
+      // A = B B^T + n I is symmetric positive definite; only its lower triangle is stored.
+      ops.syrk(false, n, n, 1, b, 0, Math.max(1, n), 0, a, 1, ld);
+      for (int i = 0; i < n; i++) {
+        a[1 + i * ld + i] += n;
+      }
+      ops.choleskyFactor(n, a, 1, ld);
+      double[] rhs = TestInputs.uniform(random, 2 + n * 4, 5);
+      ops.choleskySolve(n, 3, a, 1, ld, rhs, 2, 4);
+    }
+    double[] indefinite = {1, 0, 0, 2, -5, 0, 0, 0, 1};
+    NotPositiveDefiniteException e = assertThrows(NotPositiveDefiniteException.class,
+        () -> ops.choleskyFactor(3, indefinite, 0, 3));
+    assertEquals(2, e.order());
+  }
+}
