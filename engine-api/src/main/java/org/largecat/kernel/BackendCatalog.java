@@ -50,19 +50,19 @@ public final class BackendCatalog {
 
   /** Loads the given backends; the standard ones not among them are recorded as absent. */
   public static BackendCatalog of(List<KernelBackend> backends) {
-    Map<String, Entry> entries = new LinkedHashMap<>();
-    List<KernelBackend> ordered = new ArrayList<>(backends);
-    ordered.sort((a, b) -> Integer.compare(rank(a.name()), rank(b.name())));
-    for (KernelBackend backend : ordered) {
-      if (entries.containsKey(backend.name())) {
+    Map<String, Entry> loaded = new LinkedHashMap<>();
+    for (KernelBackend backend : backends) {
+      if (loaded.containsKey(backend.name())) {
         throw new IllegalStateException("two kernel backends are named " + backend.name());
       }
-      entries.put(backend.name(), load(backend));
+      loaded.put(backend.name(), load(backend));
     }
+    Map<String, Entry> entries = new LinkedHashMap<>();
     for (String name : AUTO_ORDER) {
-      entries.putIfAbsent(name, new Entry(name, null, "not on the class path",
-          "add the largecat module " + MODULES.get(name) + " to the class path"));
+      entries.put(name, loaded.containsKey(name) ? loaded.remove(name) : new Entry(name, null,
+          "not on the class path", "add the largecat module " + MODULES.get(name) + " to the class path"));
     }
+    entries.putAll(loaded);
     return new BackendCatalog(entries);
   }
 
@@ -72,11 +72,6 @@ public final class BackendCatalog {
     } catch (BackendUnavailableException e) {
       return new Entry(backend.name(), null, e.getMessage(), e.fix());
     }
-  }
-
-  private static int rank(String name) {
-    int i = AUTO_ORDER.indexOf(name);
-    return i < 0 ? AUTO_ORDER.size() : i;
   }
 
   /** All entries, available or not, standard ones in auto order, then any others. */

@@ -44,26 +44,30 @@ public final class Kernels {
     return Holder.SELECTED;
   }
 
-  private static final class Holder {
+  private static final class CatalogHolder {
     static final BackendCatalog CATALOG = BackendCatalog.discover();
+  }
+
+  private static final class Holder {
     static final Kernels SELECTED = fromEnvironment();
 
     private static Kernels fromEnvironment() {
-      Kernels k = select(CATALOG, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
-      for (BackendCatalog.Entry e : CATALOG.entries()) {
+      BackendCatalog catalog = catalog();
+      Kernels k = select(catalog, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
+      for (BackendCatalog.Entry e : catalog.entries()) {
         if (!e.available() && !"not on the class path".equals(e.reason())) {
           LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + " is unavailable: "
               + e.reason() + "; to use it: " + e.fix());
         }
       }
-      LOG.log(System.Logger.Level.INFO, k.report(CATALOG));
+      LOG.log(System.Logger.Level.INFO, k.report(catalog));
       return k;
     }
   }
 
   /** The catalog of backends discovered on this JVM's class path, loaded once. */
   public static BackendCatalog catalog() {
-    return Holder.CATALOG;
+    return CatalogHolder.CATALOG;
   }
 
   /** The backend requested by property or environment, {@code auto} if neither is set. */

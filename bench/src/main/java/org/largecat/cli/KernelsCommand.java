@@ -1,0 +1,163 @@
+package org.largecat.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.largecat.kernel.BackendCatalog;
+import org.largecat.kernel.KernelFamily;
+import org.largecat.kernel.Kernels;
+
+/** {@code largecat kernels}: the backend listing, and {@code eval} of functions on standard input. */
+final class KernelsCommand {
+  private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  private KernelsCommand() {}
+
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      list(out);
+      return 0;
+    }
+    if (!args[0].equals("eval")) {
+      throw new Largecat.UsageException("unknown kernels subcommand '" + args[0] + "'");
+    }
+    if (args.length < 2) {
+      throw new Largecat.UsageException("kernels eval needs a FUNCTION");
+    }
+    EvalFunction function = EvalFunction.byLabel(args[1]);
+    if (function == null) {
+      throw new Largecat.UsageException("unknown FUNCTION '" + args[1] + "'");
+    }
+    String backend = null;
+    for (int i = 2; i < args.length; i++) {
+      if (args[i].equals("--backend") && i + 1 < args.length) {
+        backend = args[++i].toLowerCase(Locale.ROOT);
+      } else {
+        throw new Largecat.UsageException("unexpected argument '" + args[i] + "'");
+      }
+    }
+    Kernels kernels;
+    try {
+      kernels = backend == null ? Kernels.get() : Kernels.of(backend);
+      if (backend != null) {
+        err.println("largecat: " + kernels.report(Kernels.catalog()));
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("largecat: " + e.getMessage());
+      return 2;
+    }
+    return eval(function, kernels, in, out, err);
+  }
+
+  private static void list(PrintStream out) {
+    Kernels selected = Kernels.get();
+    BackendCatalog catalog = Kernels.catalog();
+    out.printf("largecat kernels on Java %s (%s), %s %s, %d cores%n", System.getProperty("java.version"),
+        System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch"),
+        Runtime.getRuntime().availableProcessors());
+    out.printf("%n%-8s %-11s %s%n", "backend", "status", "families, or why not available");
+    for (BackendCatalog.Entry e : catalog.entries()) {
+      if (e.available()) {
+        List<String> families = new ArrayList<>();
+        for (KernelFamily f : KernelFamily.values()) {
+          if (e.families().get(f) != null) {
+            families.add(f.label());
+          }
+        }
+        out.printf("%-8s %-11s %s%n", e.name(), "available", String.join(" ", families));
+      } else {
+        out.printf("%-8s %-11s %s (fix: %s)%n", e.name(), "unavailable", e.reason(), e.fix());
+      }
+    }
+    Kernels auto = Kernels.of(Kernels.AUTO);
+    out.printf("%n%-18s %-8s %s%n", "family", "auto", "this run (backend=" + Kernels.requestedBackend()
+        + (selected.checked() ? ", checked" : "") + ")");
+    for (KernelFamily f : KernelFamily.values()) {
+      out.printf("%-18s %-8s %s%n", f.label(), auto.backendOf(f), selected.backendOf(f));
+    }
+  }
+
+  private static int eval(EvalFunction function, Kernels kernels, InputStream in, PrintStream out, PrintStream err) {
+    List<double[]> rows = new ArrayList<>();
+    int bad = 0;
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      int number = 0;
+      while ((line = reader.readLine()) != null) {
+        number++;
+        String problem = null;
+        double[] row = null;
+        String[] tokens = line.trim().isEmpty() ? new String[0] : line.trim().split("\\s+");
+        if (tokens.length != function.inputCount()) {
+          problem = "expected " + function.inputCount() + " number" + (function.inputCount() == 1 ? "" : "s")
+              + " (" + function.inputNames() + "), found " + tokens.length;
+        } else {
+          row = new double[tokens.length];
+          for (int i = 0; i < tokens.length && problem == null; i++) {
+            Double value = parse(tokens[i]);
+            if (value == null) {
+              problem = "'" + tokens[i] + "' is not a decimal number";
+            } else {
+              row[i] = value;
+            }
+          }
+          if (problem == null) {
+            problem = function.invalid(row);
+          }
+        }
+        if (problem != null) {
+          err.println("largecat kernels eval " + function.label() + ": line " + number + ": " + problem);
+          bad++;
+        } else {
+          rows.add(row);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading standard input", e);
+    }
+    if (bad > 0) {
+      err.println("largecat kernels eval " + function.label() + ": " + bad + " malformed line"
+          + (bad == 1 ? "" : "s") + "; nothing evaluated");
+      return 2;
+    }
+    double[][] inputs = new double[function.inputCount()][rows.size()];
+    for (int r = 0; r < rows.size(); r++) {
+      for (int c = 0; c < inputs.length; c++) {
+        inputs[c][r] = rows.get(r)[c];
+      }
+    }
+    double[][] outputs = new double[function.outputCount()][rows.size()];
+    function.evaluate(kernels, inputs, outputs);
+    StringBuilder s = new StringBuilder();
+    for (int r = 0; r < rows.size(); r++) {
+      s.setLength(0);
+      for (int c = 0; c < outputs.length; c++) {
+        s.append(c == 0 ? "" : "\t").append(outputs[c][r]);
+      }
+      out.println(s);
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** A decimal number, or nan / inf / infinity with an optional sign; null for anything else. */
+  private static Double parse(String token) {
+    String t = token.toLowerCase(Locale.ROOT);
+    String unsigned = t.startsWith("+") || t.startsWith("-") ? t.substring(1) : t;
+    if (unsigned.equals("inf") || unsigned.equals("infinity")) {
+      return t.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    }
+    if (unsigned.equals("nan")) {
+      return Double.NaN;
+    }
+    return DECIMAL.matcher(token).matches() ? Double.parseDouble(token) : null;
+  }
+}

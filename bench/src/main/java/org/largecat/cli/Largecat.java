@@ -1,0 +1,49 @@
+package org.largecat.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/** The {@code largecat} command: dispatches to its subcommands. */
+public final class Largecat {
+  static final String USAGE = """
+      usage: largecat kernels                          list the backends, why any is unavailable, and auto's choice
+             largecat kernels eval FUNCTION [--backend NAME]
+                                                       evaluate one case per line of standard input
+      FUNCTION and its columns (inputs -> outputs):
+      """ + EvalFunction.usage();
+
+  private Largecat() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.in, System.out, System.err));
+  }
+
+  /** Runs the command and returns its exit status: 0 done, 2 bad usage or bad input. */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      (args.length == 0 ? err : out).print(USAGE);
+      return args.length == 0 ? 2 : 0;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      return switch (args[0]) {
+        case "kernels" -> KernelsCommand.run(rest, in, out, err);
+        default -> throw new UsageException("unknown command '" + args[0] + "'");
+      };
+    } catch (UsageException e) {
+      err.println("largecat: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    }
+  }
+
+  /** The command line itself is wrong. */
+  static final class UsageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+}
