@@ -10,17 +10,19 @@ public final class Largecat {
       usage: largecat kernels                          list the backends, why any is unavailable, and auto's choice
              largecat kernels eval FUNCTION [--backend NAME]
                                                        evaluate one case per line of standard input
+             largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
+                                                       e.g. -p backend=scalar,simd -f 1 VectorOps)
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
   private Largecat() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     System.exit(run(args, System.in, System.out, System.err));
   }
 
   /** Runs the command and returns its exit status: 0 done, 2 bad usage or bad input. */
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
       (args.length == 0 ? err : out).print(USAGE);
       return args.length == 0 ? 2 : 0;
@@ -29,6 +31,10 @@ public final class Largecat {
     try {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
+        case "bench" -> {
+          org.openjdk.jmh.Main.main(rest);
+          yield 0;
+        }
         default -> throw new UsageException("unknown command '" + args[0] + "'");
       };
     } catch (UsageException e) {

@@ -18,7 +18,7 @@ class KernelsCommandTest {
 
   private record Result(int status, String out, String err) {}
 
-  private static Result run(String input, String... args) {
+  private static Result run(String input, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = Largecat.run(args, new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
@@ -27,7 +27,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void listingNamesEveryBackendAndAutosChoicePerFamily() {
+  void listingNamesEveryBackendAndAutosChoicePerFamily() throws Exception {
     Result r = run("", "kernels");
     assertEquals(0, r.status(), r.err());
     for (String backend : new String[] {"native", "simd", "blas", "scalar"}) {
@@ -39,7 +39,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void elementwiseFunctionsPrintTheKernelValuesRoundTripExact() {
+  void elementwiseFunctionsPrintTheKernelValuesRoundTripExact() throws Exception {
     String[][] cases = {
         {"normal-logcdf", "NORMAL_LOG_CDF"}, {"normal-mills", "NORMAL_MILLS_RATIO"}, {"log-sigmoid", "LOG_SIGMOID"},
         {"lambertw0", "LAMBERT_W0"}, {"wright-omega", "WRIGHT_OMEGA"}, {"pg-mean", "POLYA_GAMMA_MEAN"}};
@@ -61,7 +61,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void truncnormGivesMeanVarianceEntropyPerSideInInputOrder() {
+  void truncnormGivesMeanVarianceEntropyPerSideInInputOrder() throws Exception {
     Result r = run("0.5 1\n-3 -1\n2e5 -1\n", "kernels", "eval", "truncnorm");
     assertEquals(0, r.status(), r.err());
     String[] lines = r.out().split("\n");
@@ -75,7 +75,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void isgdUpdateBatchesByParametersAndKeepsInputOrder() {
+  void isgdUpdateBatchesByParametersAndKeepsInputOrder() throws Exception {
     String input = "1.5 0.5 2 0.1 1000 50\n-2 1 0.5 0.01 10 2\n0.3 0.2 1 0.1 1000 50\n";
     Result r = run(input, "kernels", "eval", "isgd-update");
     assertEquals(0, r.status(), r.err());
@@ -89,7 +89,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void malformedLinesAreNamedAndNothingIsEvaluated() {
+  void malformedLinesAreNamedAndNothingIsEvaluated() throws Exception {
     Result r = run("1\n2 3\nabc\n\n1e5x\n4\n", "kernels", "eval", "pg-mean");
     assertEquals(2, r.status());
     assertEquals("", r.out());
@@ -100,7 +100,7 @@ class KernelsCommandTest {
   }
 
   @Test
-  void invalidParametersAreNamedByLine() {
+  void invalidParametersAreNamedByLine() throws Exception {
     Result side = run("0.5 1\n0.5 0\n", "kernels", "eval", "truncnorm");
     assertEquals(2, side.status());
     assertTrue(side.err().contains("line 2: side must be 1"), side.err());
@@ -110,14 +110,14 @@ class KernelsCommandTest {
   }
 
   @Test
-  void specialValuesAreAcceptedAndPrintedAsJavaDoes() {
+  void specialValuesAreAcceptedAndPrintedAsJavaDoes() throws Exception {
     Result r = run("nan\n-inf\n+Infinity\n", "kernels", "eval", "log-sigmoid");
     assertEquals(0, r.status(), r.err());
     assertEquals("NaN\n-Infinity\n0.0\n", r.out().replace("-0.0", "0.0"));
   }
 
   @Test
-  void unknownFunctionOrBackendIsAUsageError() {
+  void unknownFunctionOrBackendIsAUsageError() throws Exception {
     assertEquals(2, run("", "kernels", "eval", "erf").status());
     Result r = run("1\n", "kernels", "eval", "pg-mean", "--backend", "gpu");
     assertEquals(2, r.status());
