@@ -72,6 +72,16 @@ final class Checks {
     }
   }
 
+  /** Checks that {@code indices[offset .. offset + n)} is strictly increasing, as a CSR row's columns are. */
+  static void strictlyIncreasing(String op, String name, int[] indices, int offset, int n) {
+    for (int i = offset + 1; i < offset + n; i++) {
+      if (indices[i] <= indices[i - 1]) {
+        throw new IllegalArgumentException(op + ": " + name + " must be strictly increasing (one CSR row), but "
+            + name + "[" + (i - 1) + "] = " + indices[i - 1] + " and " + name + "[" + i + "] = " + indices[i]);
+      }
+    }
+  }
+
   static void finitePositive(String op, String name, double v) {
     if (!(v > 0) || v == Double.POSITIVE_INFINITY) {
       throw new IllegalArgumentException(op + ": " + name + " = " + v + " must be finite and positive");

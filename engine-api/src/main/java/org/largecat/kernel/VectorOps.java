@@ -69,7 +69,7 @@ public abstract class VectorOps {
 
   /**
    * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, where x is sparse: the nnz pairs
-   * (indices[nzOff + j], values[nzOff + j]), one CSR row, each index in [0, d).
+   * (indices[nzOff + j], values[nzOff + j]), one CSR row, indices strictly increasing in [0, d).
    */
   public final void gatherDotSparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
       int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
@@ -92,8 +92,8 @@ public abstract class VectorOps {
   }
 
   /**
-   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x one sparse CSR row; each element
-   * rounded once. Rows may repeat: updates apply in order.
+   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x one sparse CSR row (indices
+   * strictly increasing in [0, d)); each element rounded once. Rows may repeat: updates apply in order.
    */
   public final void scatterAxpySparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
@@ -136,6 +136,7 @@ public abstract class VectorOps {
     Checks.count(op, "nnz", nnz);
     Checks.span(op, "values", values, nzOff, nnz);
     Checks.indices(op, "indices", indices, nzOff, nnz, d, "d");
+    Checks.strictlyIncreasing(op, "indices", indices, nzOff, nnz);
   }
 
   protected abstract double dotKernel(int n, float[] x, int xOff, float[] y, int yOff);
