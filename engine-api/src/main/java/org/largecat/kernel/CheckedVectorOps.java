@@ -18,7 +18,7 @@ final class CheckedVectorOps extends VectorOps {
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
     double got = tested.dotKernel(n, x, xOff, y, yOff);
     double ref = reference.dotKernel(n, x, xOff, y, yOff);
-    Agreement.require(name, "dot", -1, got, ref, Agreement.sum(n, magnitude(n, x, xOff, y, yOff), Agreement.FLOAT_UNIT));
+    Agreement.requireSum(name, "dot", -1, got, ref, Agreement.sum(n, magnitude(n, x, xOff, y, yOff), Agreement.DOUBLE_UNIT));
     return got;
   }
 
@@ -30,7 +30,7 @@ final class CheckedVectorOps extends VectorOps {
     for (int i = 0; i < n; i++) {
       magnitude += Math.abs(x[xOff + i] * y[yOff + i]);
     }
-    Agreement.require(name, "dot", -1, got, ref, Agreement.sum(n, magnitude, Agreement.DOUBLE_UNIT));
+    Agreement.requireSum(name, "dot", -1, got, ref, Agreement.sum(n, magnitude, Agreement.DOUBLE_UNIT));
     return got;
   }
 
@@ -84,7 +84,7 @@ final class CheckedVectorOps extends VectorOps {
     tested.gatherDotKernel(w, d, rows, rowsOff, count, x, xOff, out, outOff);
     for (int i = 0; i < count; i++) {
       double magnitude = magnitude(d, w, rows[rowsOff + i] * d, x, xOff);
-      Agreement.require(name, "gatherDot", i, out[outOff + i], expected[i], Agreement.sum(d, magnitude, Agreement.FLOAT_UNIT));
+      Agreement.requireSum(name, "gatherDot", i, out[outOff + i], expected[i], Agreement.sum(d, magnitude, Agreement.DOUBLE_UNIT));
     }
   }
 
@@ -100,7 +100,7 @@ final class CheckedVectorOps extends VectorOps {
       for (int j = nzOff; j < nzOff + nnz; j++) {
         magnitude += Math.abs((double) w[row + indices[j]] * values[j]);
       }
-      Agreement.require(name, "gatherDotSparse", i, out[outOff + i], expected[i], Agreement.sum(nnz, magnitude, Agreement.FLOAT_UNIT));
+      Agreement.requireSum(name, "gatherDotSparse", i, out[outOff + i], expected[i], Agreement.sum(nnz, magnitude, Agreement.DOUBLE_UNIT));
     }
   }
 

@@ -4,8 +4,9 @@ package org.largecat.kernel;
  * Vector kernels over contiguous arrays and over a row subset of a K x D row-major float matrix.
  *
  * <p>Each public method checks its arguments once and calls the matching {@code ...Kernel} method,
- * which backends override and which may assume valid input. Float inputs are accumulated in at least
- * float precision; see {@link Agreement} for the error every backend must stay within.
+ * which backends override and which may assume valid input. Dot products of floats are accumulated
+ * in double, so they overflow only where the double result does; see {@link Agreement} for the error
+ * every backend must stay within.
  */
 public abstract class VectorOps {
 

@@ -85,7 +85,7 @@ class CheckModeTest {
     KernelDisagreementException e = assertThrows(KernelDisagreementException.class,
         () -> checked(1e-5).vectorOps().dot(8, X, 0, X, 0));
     assertTrue(e.getMessage().contains("skewed dot"), e.getMessage());
-    assertDoesNotThrow(() -> checked(1e-9).vectorOps().dot(8, X, 0, X, 0));
+    assertDoesNotThrow(() -> checked(1e-15).vectorOps().dot(8, X, 0, X, 0));
   }
 
   @Test

@@ -101,9 +101,8 @@ class KernelCrossValidationTest {
         float[] coef = TestInputs.uniformFloats(random, count + 1);
         ops.gatherDot(w, classes, d, rows, 1, count, x, 2, out, 3 - (count > 0 ? 1 : 0));
         ops.scatterAxpy(w, classes, d, rows, 1, count, coef, 1, x, 2);
-        int nnz = Math.min(d, 1 + random.nextInt(12));
-        int[] indices = random.ints(0, d).distinct().limit(nnz + 1).sorted().toArray();
-        nnz = Math.min(nnz, indices.length - 1);
+        int[] indices = random.ints(0, d).distinct().limit(Math.min(d, 2 + random.nextInt(40))).sorted().toArray();
+        int nnz = indices.length - 1; // from offset 1
         float[] values = TestInputs.uniformFloats(random, nnz + 1);
         ops.gatherDotSparse(w, classes, d, rows, 1, count, indices, values, 1, nnz, out, 0);
         ops.scatterAxpySparse(w, classes, d, rows, 1, count, coef, 0, indices, values, 1, nnz);

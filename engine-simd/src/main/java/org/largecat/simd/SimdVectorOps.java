@@ -7,38 +7,45 @@ import jdk.incubator.vector.VectorSpecies;
 import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
- * Vector kernels on the Vector API. Float dot products accumulate in float lanes, four independent
- * accumulators wide, so each lane sums about n / (4 * lanes) products: the error stays far inside
- * the (n + 2) * 2^-23 * sum |x_i y_i| bound of {@link org.largecat.kernel.Agreement}. Updates (axpy,
+ * Vector kernels on the Vector API. Dot products of floats widen each float to double (exactly) and
+ * accumulate in double lanes, four independent accumulators wide, so they neither overflow where
+ * the reference does not nor leave its (n + 2) * 2^-52 * sum |x_i y_i| bound; updates (axpy,
  * scatter) use lane-wise fused multiply-add and are bit-identical to the scalar reference; exp is
  * the Vector API's, within 1 ulp.
  */
 final class SimdVectorOps extends ScalarVectorOps {
   private static final VectorSpecies<Float> F = SimdWidth.FLOATS;
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
+  /** Floats as many as D has lanes, to widen into one double vector. */
+  private static final VectorSpecies<Float> FH = SimdWidth.FLOATS_PER_DOUBLES;
 
   @Override
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
-    int step = F.length();
-    FloatVector acc0 = FloatVector.zero(F);
-    FloatVector acc1 = FloatVector.zero(F);
-    FloatVector acc2 = FloatVector.zero(F);
-    FloatVector acc3 = FloatVector.zero(F);
+    int step = D.length();
+    DoubleVector acc0 = DoubleVector.zero(D);
+    DoubleVector acc1 = DoubleVector.zero(D);
+    DoubleVector acc2 = DoubleVector.zero(D);
+    DoubleVector acc3 = DoubleVector.zero(D);
     int i = 0;
     for (; i <= n - 4 * step; i += 4 * step) {
-      acc0 = FloatVector.fromArray(F, x, xOff + i).fma(FloatVector.fromArray(F, y, yOff + i), acc0);
-      acc1 = FloatVector.fromArray(F, x, xOff + i + step).fma(FloatVector.fromArray(F, y, yOff + i + step), acc1);
-      acc2 = FloatVector.fromArray(F, x, xOff + i + 2 * step).fma(FloatVector.fromArray(F, y, yOff + i + 2 * step), acc2);
-      acc3 = FloatVector.fromArray(F, x, xOff + i + 3 * step).fma(FloatVector.fromArray(F, y, yOff + i + 3 * step), acc3);
+      acc0 = widen(x, xOff + i).fma(widen(y, yOff + i), acc0);
+      acc1 = widen(x, xOff + i + step).fma(widen(y, yOff + i + step), acc1);
+      acc2 = widen(x, xOff + i + 2 * step).fma(widen(y, yOff + i + 2 * step), acc2);
+      acc3 = widen(x, xOff + i + 3 * step).fma(widen(y, yOff + i + 3 * step), acc3);
     }
     for (; i <= n - step; i += step) {
-      acc0 = FloatVector.fromArray(F, x, xOff + i).fma(FloatVector.fromArray(F, y, yOff + i), acc0);
+      acc0 = widen(x, xOff + i).fma(widen(y, yOff + i), acc0);
     }
     double sum = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
       sum += (double) x[xOff + i] * y[yOff + i];
     }
     return sum;
+  }
+
+  /** Floats a[off .. off + D.length()) as doubles, exactly. */
+  private static DoubleVector widen(float[] a, int off) {
+    return (DoubleVector) FloatVector.fromArray(FH, a, off).castShape(D, 0);
   }
 
   @Override
@@ -114,14 +121,14 @@ final class SimdVectorOps extends ScalarVectorOps {
   @Override
   protected void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
-    int step = F.length();
+    int step = D.length();
     for (int r = 0; r < count; r++) {
       int row = rows[rowsOff + r] * d;
-      FloatVector acc = FloatVector.zero(F);
+      DoubleVector acc = DoubleVector.zero(D);
       int j = 0;
       for (; j <= nnz - step; j += step) {
-        FloatVector wv = FloatVector.fromArray(F, w, row, indices, nzOff + j);
-        acc = wv.fma(FloatVector.fromArray(F, values, nzOff + j), acc);
+        DoubleVector wv = (DoubleVector) FloatVector.fromArray(FH, w, row, indices, nzOff + j).castShape(D, 0);
+        acc = wv.fma(widen(values, nzOff + j), acc);
       }
       double sum = acc.reduceLanes(VectorOperators.ADD);
       for (; j < nnz; j++) {

@@ -2,7 +2,6 @@ package org.largecat.simd;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -16,7 +15,9 @@ final class SimdWidth {
   private static final VectorShape SHAPE = shape();
   static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED.withShape(SHAPE);
   static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED.withShape(SHAPE);
-  static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED.withShape(SHAPE);
+  /** Floats as many as DOUBLES has lanes (half the width), for widening to double. */
+  static final VectorSpecies<Float> FLOATS_PER_DOUBLES = VectorSpecies.of(float.class,
+      VectorShape.forBitSize(SHAPE.vectorBitSize() / 2));
 
   private SimdWidth() {}
 
