@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoublePredicate;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.KernelFamily;
 import org.largecat.kernel.Kernels;
@@ -20,8 +21,14 @@ final class ElementwiseOracle {
 
   /** The worst error of f over the table, in ulps, after asserting that every row is within contractUlps. */
   static double check(Kernels k, ElementwiseFunction f, String column, double contractUlps) {
+    return check(k, f, column, contractUlps, x -> true, "");
+  }
+
+  /** As above, over the rows whose input is in the region; the label names the region in the summary. */
+  static double check(Kernels k, ElementwiseFunction f, String column, double contractUlps, DoublePredicate region,
+      String regionLabel) {
     OracleTable table = OracleTable.load(f.label());
-    List<OracleTable.Row> rows = table.rows();
+    List<OracleTable.Row> rows = table.rows().stream().filter(r -> region.test(r.inputs()[0])).toList();
     int n = rows.size();
     int xOff = 3;
     int outOff = 1;
@@ -51,8 +58,8 @@ final class ElementwiseOracle {
             + " truth " + truth + " error " + err + " ulp > " + contractUlps);
       }
     }
-    System.out.printf("oracle %s [%s]: max err %.3g ulp at %s over %d cases (contract %s ulp)%n",
-        f.label(), backend, worst, worstAt, n, contractUlps);
+    System.out.printf("oracle %s [%s]%s: max err %.3g ulp at %s over %d cases (contract %s ulp)%n",
+        f.label(), backend, regionLabel, worst, worstAt, n, contractUlps);
     assertTrue(failures.isEmpty(), failures.size() + " cases beyond the contract:\n"
         + String.join("\n", failures.subList(0, Math.min(20, failures.size()))));
     return worst;

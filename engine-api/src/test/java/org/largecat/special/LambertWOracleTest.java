@@ -21,6 +21,14 @@ class LambertWOracleTest {
     ElementwiseOracle.check(k, ElementwiseFunction.LAMBERT_W0, "w", 4);
   }
 
+  /** The same contract holds close to -1/e, where the distance to the branch point carries the answer. */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void w0WithinFourUlpsWithin1e3OfTheBranchPoint(Kernels k) {
+    double near = LambertW.BRANCH_POINT + 1e-3;
+    ElementwiseOracle.check(k, ElementwiseFunction.LAMBERT_W0, "w", 4, x -> x < near, " within 1e-3 of -1/e");
+  }
+
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void wrightOmegaWithinFourUlps(Kernels k) {
