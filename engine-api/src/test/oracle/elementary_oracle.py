@@ -7,7 +7,7 @@ import random
 
 import mpmath as mp
 
-from oracle_tsv import (INF, MAX, MIN_NORMAL, MIN_SUBNORMAL, NAN, checked, fmt_input, fmt_output,
+from oracle_tsv import (CHECKED_NOTE, INF, MAX, MIN_NORMAL, MIN_SUBNORMAL, NAN, checked, fmt_input, fmt_output,
                         log_uniform, neighbours, unique, write_table)
 
 SCRIPT = "elementary_oracle.py"
@@ -101,9 +101,9 @@ def pg_inputs(rng):
     return unique(xs)
 
 
-def table(name, f, xs, column, notes):
+def table(name, f, xs, column, notes, argument="x"):
     rows = [[fmt_input(x), fmt_output(truth(f, x))] for x in xs]
-    write_table(name, SCRIPT, notes, ["x", "=" + column], rows)
+    write_table(name, SCRIPT, notes + [CHECKED_NOTE], [argument, "=" + column], rows)
 
 
 def main():
@@ -118,7 +118,7 @@ def main():
     overflow = "Truths beyond -1e1000000 (x < -2.3e6) are written as -inf, the double they round to."
     table("gumbel-logcdf", gumbel_logcdf, xs, "logcdf", ["Gumbel (maximum) log-cdf, -e^-x.", overflow])
     table("gumbel-logpdf", gumbel_logpdf, xs, "logpdf", ["Gumbel (maximum) log-density, -x - e^-x.", overflow])
-    table("pg-mean", pg_mean, pg_inputs(rng), "mean", ["Polya-Gamma PG(1, c) mean tanh(c/2)/(2c), 1/4 at c = 0."])
+    table("pg-mean", pg_mean, pg_inputs(rng), "mean", ["Polya-Gamma PG(1, c) mean tanh(c/2)/(2c), 1/4 at c = 0."], "c")
 
 
 if __name__ == "__main__":

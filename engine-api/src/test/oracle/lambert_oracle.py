@@ -6,7 +6,7 @@ import random
 
 import mpmath as mp
 
-from oracle_tsv import (INF, MAX, MIN_NORMAL, MIN_SUBNORMAL, NAN, checked, fmt_input, fmt_output,
+from oracle_tsv import (CHECKED_NOTE, INF, MAX, MIN_NORMAL, MIN_SUBNORMAL, NAN, checked, fmt_input, fmt_output,
                         log_uniform, neighbours, unique, write_table)
 
 SCRIPT = "lambert_oracle.py"
@@ -91,12 +91,12 @@ def main():
     rows = [[fmt_input(x), fmt_output(truth(w0, x))] for x in lambertw0_inputs(rng)]
     write_table("lambertw0", SCRIPT,
                 ["W0(x), principal branch; nan below -1/e. The double nearest -1/e (-0.36787944117144233,",
-                 "below -1/e) is left out: LambertW maps it to -1 by convention."],
+                 "below -1/e) is left out: LambertW maps it to -1 by convention.", CHECKED_NOTE],
                 ["x", "=w"], rows)
     rows = [[fmt_input(x), fmt_output(truth(wright_omega, x))] for x in wright_omega_inputs(rng)]
     write_table("wright-omega", SCRIPT,
                 ["W0(e^x), the Wright omega function on the reals. Truths below 1e-1000000 (x < -2.3e6)",
-                 "are written as 0, the double they round to."],
+                 "are written as 0, the double they round to.", CHECKED_NOTE],
                 ["x", "=w"], rows)
 
 
