@@ -12,8 +12,8 @@ import org.largecat.kernel.Kernels;
  * the batched SPI kernels. Inputs and outputs are column-major: {@code in[column][case]}.
  */
 enum EvalFunction {
-  NORMAL_LOGCDF("normal-logcdf", ElementwiseFunction.NORMAL_LOG_CDF, "x", "log Phi(x)"),
-  NORMAL_MILLS("normal-mills", ElementwiseFunction.NORMAL_MILLS_RATIO, "x", "phi(x)/Phi(x)"),
+  NORMAL_LOGCDF("normal-logcdf", ElementwiseFunction.NORMAL_LOG_CDF, "x", "logPhi"),
+  NORMAL_MILLS("normal-mills", ElementwiseFunction.NORMAL_MILLS_RATIO, "x", "phi/Phi"),
   TRUNCNORM("truncnorm", null, "mu side", "mean variance entropy") {
     @Override
     String invalid(double[] row) {
@@ -39,7 +39,7 @@ enum EvalFunction {
       }
     }
   },
-  LOG_SIGMOID("log-sigmoid", ElementwiseFunction.LOG_SIGMOID, "x", "log sigma(x)"),
+  LOG_SIGMOID("log-sigmoid", ElementwiseFunction.LOG_SIGMOID, "x", "logsigma"),
   LAMBERTW0("lambertw0", ElementwiseFunction.LAMBERT_W0, "x", "W0(x)"),
   WRIGHT_OMEGA("wright-omega", ElementwiseFunction.WRIGHT_OMEGA, "x", "W0(e^x)"),
   PG_MEAN("pg-mean", ElementwiseFunction.POLYA_GAMMA_MEAN, "c", "tanh(c/2)/(2c)"),
@@ -89,7 +89,7 @@ enum EvalFunction {
   EvalFunction(String label, ElementwiseFunction function, String inputs, String outputs) {
     this.label = label;
     this.function = function;
-    this.inputs = inputs.split(" ");
+    this.inputs = inputs.split(" "); // column names contain no spaces
     this.outputs = outputs.split(" ");
   }
 

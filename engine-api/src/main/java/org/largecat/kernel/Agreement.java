@@ -45,9 +45,13 @@ public final class Agreement {
     return (n + 4) * DOUBLE_UNIT + 2 * DOUBLE_UNIT * Math.abs(ref);
   }
 
-  /** Relative accuracy of the implicit-update solutions (the solver's 1e-12 contract, for both sides). */
-  public static double implicitUpdate(double ref) {
-    return 2e-12 * Math.abs(ref) + 1e-15;
+  /**
+   * Bound for a solution u of an implicit update: both sides solve to 1e-13 max(1, |u|), the contract
+   * is 1e-12 max(1, |u|). The step a = W0(...e^-u) moves by |du| a / (1 + a), so its bound is this
+   * times |a|.
+   */
+  public static double implicitUpdate(double uRef) {
+    return 1e-12 * Math.max(1, Math.abs(uRef));
   }
 
   /**

@@ -23,10 +23,10 @@ final class CheckedImplicitUpdates extends ImplicitUpdates {
     tested.softmaxSingleClassKernel(n, z, zOff, uOld, uOldOff, xNorm2, xNorm2Off, eta, datasetSize, classCount,
         uNew, uNewOff, step, stepOff);
     for (int i = 0; i < n; i++) {
-      Agreement.require(name, "softmaxSingleClass u", i, uNew[uNewOff + i], expectedU[i],
-          Agreement.implicitUpdate(expectedU[i]));
+      double bound = Agreement.implicitUpdate(expectedU[i]);
+      Agreement.require(name, "softmaxSingleClass u", i, uNew[uNewOff + i], expectedU[i], bound);
       Agreement.require(name, "softmaxSingleClass step", i, step[stepOff + i], expectedStep[i],
-          Agreement.implicitUpdate(expectedStep[i]));
+          bound * Math.abs(expectedStep[i]));
     }
   }
 }

@@ -11,9 +11,9 @@ public abstract class ImplicitUpdates {
    * sampled class (Fagan and Iyengar, App. F.1). Problem i has z = x.(w_k - w_y) in z, the old
    * u_i in uOld and ||x||^2 in xNorm2; it writes the new u_i to uNew and the step
    * a = W0(2 eta N (K-1) ||x||^2 exp(z - u)) to step, after which the caller moves
-   * w_y += a x / (2 ||x||^2) and w_k -= a x / (2 ||x||^2). The new u solves
-   * 2 eta N (1 - exp(-u)) - a(u) / ||x||^2 + 2 (u - u_old) = 0 to relative accuracy 1e-12.
-   * NaN in z or uOld gives NaN in both outputs.
+   * w_y += a x / (2 ||x||^2) and w_k -= a x / (2 ||x||^2) (with ||x||^2 = 0 the step is 0 and the
+   * weights stay). The new u solves 2 eta N (1 - exp(-u)) - a(u) / ||x||^2 + 2 (u - u_old) = 0 to
+   * within 1e-12 max(1, |u|). NaN or +-Inf in z or uOld gives NaN in both outputs.
    *
    * @param eta the learning rate, finite and positive
    * @param datasetSize N, the number of datapoints, at least 1
