@@ -18,7 +18,9 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The O(|S|) inner loop of a sampled softmax step: gather-dot of |S| rows of a K x D weight matrix
  * against x (dense, or sparse with nnz nonzeros), log-sum-exp of the logits, scatter-axpy back.
- * K = 10^4 and |S| = 100 as in DESIGN.md's measured facts.
+ * K = 10^4 and |S| = 100 as in DESIGN.md's measured facts; D = 784 (dense, MNIST-sized) and
+ * D = 5,000 (sparse text features). Also the single float dot product of length D and the sum of
+ * exp over 1,000 logits.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -30,7 +32,7 @@ public class VectorOpsBenchmark {
   private static final int CLASSES = 10_000;
   private static final int SAMPLED = 100;
 
-  @Param({"784"})
+  @Param({"784", "5000"})
   public int d;
 
   @Param({"50"})
@@ -43,6 +45,7 @@ public class VectorOpsBenchmark {
   private int[] indices;
   private float[] values;
   private double[] logits;
+  private double[] manyLogits;
 
   @Setup
   public void data() {
@@ -66,6 +69,17 @@ public class VectorOpsBenchmark {
       values[i] = (float) random.nextDouble();
     }
     logits = new double[SAMPLED];
+    manyLogits = random.doubles(1000, -20, 20).toArray();
+  }
+
+  @Benchmark
+  public double dotFloat(BackendState b) {
+    return b.kernels.vectorOps().dot(d, x, 0, w, 0);
+  }
+
+  @Benchmark
+  public double sumExp1000(BackendState b) {
+    return b.kernels.vectorOps().sumExp(manyLogits.length, manyLogits, 0, 20);
   }
 
   @Benchmark
