@@ -26,6 +26,11 @@ public final class BackendCatalog {
     public boolean available() {
       return families != null;
     }
+
+    /** What the backend loaded, from {@link KernelFamilies#detail()}; null if unavailable or silent. */
+    public String detail() {
+      return families == null ? null : families.detail();
+    }
   }
 
   private final Map<String, Entry> entries;
