@@ -1,5 +1,7 @@
 package org.largecat.kernel.blas;
 
+import java.nio.file.Path;
+import java.util.List;
 import org.jblas.NativeBlas;
 import org.jblas.util.Logger;
 import org.largecat.kernel.BackendUnavailableException;
@@ -33,10 +35,10 @@ public final class JblasBackend implements KernelBackend {
   }
 
   private static String describe() {
-    var libraries = MappedLibraries.matching(name -> name.equals("libjblas.so"));
+    List<Path> libraries = MappedLibraries.matching(name -> name.equals("libjblas.so"));
     if (libraries.isEmpty()) {
-      return "jblas bundled native library (where is unknown without /proc/self/maps)";
+      return "its bundled native library (where is unknown without /proc/self/maps)";
     }
-    return "jblas bundled native library " + libraries + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
+    return "its bundled native library " + libraries + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
   }
 }
