@@ -25,6 +25,6 @@ for threads in ${THREADS:-1 2}; do
         "$reference" "$shape" "$precision" 11
       done
     done
-    "$root/largecat" bench -p backend="${BACKENDS:-blas,jblas}" -f 1 -wi 2 -i 5 "$@" GemmBenchmark
+    "$root/largecat" bench -p backend="${BACKENDS:-blas,jblas}" "$@" GemmBenchmark
   } 2>&1 | tee "$out" | grep -E '^C |p0\.50 ' || true
 done

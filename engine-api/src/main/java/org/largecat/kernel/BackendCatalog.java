@@ -17,7 +17,7 @@ public final class BackendCatalog {
   /**
    * The order in which {@code auto} prefers backends, fastest first, family by family. blas (netlib on
    * the system OpenBLAS) comes before jblas (its bundled OpenBLAS, and every array copied across JNI):
-   * it was faster at every gemm shape measured (bench/README-blas.md).
+   * it was the faster at every gemm shape measured (engine-blas/README.md).
    */
   public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "jblas", "scalar");
 

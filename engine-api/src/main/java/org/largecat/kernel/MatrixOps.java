@@ -19,7 +19,7 @@ public abstract class MatrixOps {
     gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
   }
 
-  /** {@link #gemm(boolean, boolean, int, int, int, double, double[], int, int, double[], int, int, double, double[], int, int) gemm} in float storage. */
+  /** The double {@code gemm} above, in float storage. */
   public final void gemm(boolean transA, boolean transB, int m, int n, int k, float alpha,
       float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
     checkGemm(transA, transB, m, n, k, Checks.length("gemm", "a", a), aOff, lda, Checks.length("gemm", "b", b), bOff, ldb,
@@ -38,7 +38,7 @@ public abstract class MatrixOps {
     gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
   }
 
-  /** {@link #gemv(boolean, int, int, double, double[], int, int, double[], int, double, double[], int) gemv} in float storage. */
+  /** The double {@code gemv} above, in float storage. */
   public final void gemv(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
       float[] x, int xOff, float beta, float[] y, int yOff) {
     checkGemv(trans, m, n, Checks.length("gemv", "a", a), aOff, lda, Checks.length("gemv", "x", x), xOff,
@@ -56,7 +56,7 @@ public abstract class MatrixOps {
     syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
   }
 
-  /** {@link #syrk(boolean, int, int, double, double[], int, int, double, double[], int, int) syrk} in float storage. */
+  /** The double {@code syrk} above, in float storage. */
   public final void syrk(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
       float beta, float[] c, int cOff, int ldc) {
     checkSyrk(trans, n, k, Checks.length("syrk", "a", a), aOff, lda, Checks.length("syrk", "c", c), cOff, ldc);

@@ -261,7 +261,8 @@ class KernelCrossValidationTest {
   }
 
   /** C = alpha op(A) op(B) + beta C with offsets and padded rows, then with beta = 0 over a NaN-filled C. */
-  private static void gemmBothPrecisions(MatrixOps ops, SplittableRandom random, boolean ta, boolean tb, int m, int n, int inner) {
+  private static void gemmBothPrecisions(MatrixOps ops, SplittableRandom random, boolean ta, boolean tb,
+      int m, int n, int inner) {
     int lda = (ta ? m : inner) + 2;
     int ldb = (tb ? inner : n) + 1;
     int ldc = n + 3;

@@ -43,13 +43,15 @@ public class ScalarMatrixOps extends MatrixOps {
   @Override
   protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, double alpha,
       double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc) {
-    gemm(transA, transB, m, n, k, alpha, new Doubles(a), aOff, lda, new Doubles(b), bOff, ldb, beta, new Doubles(c), cOff, ldc);
+    gemm(transA, transB, m, n, k, alpha, new Doubles(a), aOff, lda, new Doubles(b), bOff, ldb, beta,
+        new Doubles(c), cOff, ldc);
   }
 
   @Override
   protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
       float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
-    gemm(transA, transB, m, n, k, alpha, new Floats(a), aOff, lda, new Floats(b), bOff, ldb, beta, new Floats(c), cOff, ldc);
+    gemm(transA, transB, m, n, k, alpha, new Floats(a), aOff, lda, new Floats(b), bOff, ldb, beta,
+        new Floats(c), cOff, ldc);
   }
 
   @Override

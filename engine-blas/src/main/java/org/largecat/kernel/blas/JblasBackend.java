@@ -28,8 +28,8 @@ public final class JblasBackend implements KernelBackend {
       NativeBlas.ddot(1, new double[] {1}, 0, 1, new double[] {1}, 0, 1);
     } catch (LinkageError e) {
       throw new BackendUnavailableException("jblas could not load its bundled native library: " + e.getMessage(),
-          "jblas 1.2.5 bundles Linux (amd64, aarch64), macOS and Windows libraries; on Linux they need libgfortran5"
-              + " (Debian: apt-get install libgfortran5)", e);
+          "jblas 1.2.5 bundles libraries for Linux (amd64, i386, aarch64, ppc64le), macOS and Windows; on Linux"
+              + " they need libgfortran5 (Debian: apt-get install libgfortran5)", e);
     }
     return new KernelFamilies(null, null, null, new JblasMatrixOps(), describe());
   }
@@ -39,6 +39,7 @@ public final class JblasBackend implements KernelBackend {
     if (libraries.isEmpty()) {
       return "its bundled native library (where is unknown without /proc/self/maps)";
     }
-    return "its bundled native library " + libraries + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
+    return "its bundled native library " + libraries
+        + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
   }
 }

@@ -42,7 +42,7 @@ public final class NetlibBackend implements KernelBackend {
   private static String describe(BLAS blas, LAPACK lapack) {
     String classes = "netlib " + blas.getClass().getSimpleName() + " + " + lapack.getClass().getSimpleName();
     if (!(blas instanceof NativeBLAS) || !(lapack instanceof NativeLAPACK)) {
-      return classes + ": Java fallback, no native BLAS/LAPACK (libblas.so.3, liblapack.so.3) found; for native"
+      return classes + ": netlib's Java fallback where no native libblas.so.3 or liblapack.so.3 loaded; for native"
           + " speed install OpenBLAS (Debian: apt-get install libopenblas0)";
     }
     List<Path> libraries = MappedLibraries.matching(

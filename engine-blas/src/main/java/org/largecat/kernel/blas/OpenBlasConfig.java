@@ -18,7 +18,10 @@ import java.util.Optional;
 final class OpenBlasConfig {
   private OpenBlasConfig() {}
 
-  /** The first answer among the libraries, e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH ... Haswell ..., 1 thread"; empty if none is OpenBLAS. */
+  /**
+   * The first answer among the libraries, e.g. "OpenBLAS 0.3.21 ... DYNAMIC_ARCH ... Haswell ..., 1 thread";
+   * empty if none of them is OpenBLAS.
+   */
   static Optional<String> describe(List<Path> libraries) {
     return libraries.stream().map(OpenBlasConfig::describe).flatMap(Optional::stream).findFirst();
   }
@@ -32,12 +35,14 @@ final class OpenBlasConfig {
       if (threads.isEmpty()) {
         return Optional.empty();
       }
-      int threadCount = (int) linker.downcallHandle(threads.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
+      int threadCount = (int) linker.downcallHandle(threads.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT))
+          .invokeExact();
       String threadText = threadCount + (threadCount == 1 ? " thread" : " threads");
       if (config.isEmpty()) {
         return Optional.of("OpenBLAS, " + threadText);
       }
-      MemorySegment text = (MemorySegment) linker.downcallHandle(config.get(), FunctionDescriptor.of(ValueLayout.ADDRESS)).invokeExact();
+      MemorySegment text = (MemorySegment) linker.downcallHandle(config.get(), FunctionDescriptor.of(ValueLayout.ADDRESS))
+          .invokeExact();
       return Optional.of(text.reinterpret(Integer.MAX_VALUE).getString(0).strip() + ", " + threadText);
     } catch (IllegalArgumentException e) { // cannot be opened by its path after all
       return Optional.empty();
