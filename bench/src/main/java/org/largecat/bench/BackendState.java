@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.State;
  */
 @State(Scope.Benchmark)
 public class BackendState {
-  @Param({"scalar", "simd", "blas", "native"})
+  @Param({"scalar", "simd", "blas", "jblas", "native"})
   public String backend;
 
   public Kernels kernels;
@@ -20,6 +20,8 @@ public class BackendState {
   @Setup
   public void select() {
     kernels = Kernels.of(backend);
-    System.out.println("\n[largecat] backend=" + backend + ": " + kernels.describeChoice());
+    String detail = Kernels.catalog().entry(backend).detail();
+    System.out.println("\n[largecat] backend=" + backend + ": " + kernels.describeChoice()
+        + (detail == null ? "" : "; " + backend + " uses " + detail));
   }
 }

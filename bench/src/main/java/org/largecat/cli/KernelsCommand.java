@@ -73,6 +73,9 @@ final class KernelsCommand {
           }
         }
         out.printf("%-8s %-11s %s%n", e.name(), "available", String.join(" ", families));
+        if (e.detail() != null) {
+          out.printf("%-20s %s%n", "", e.detail());
+        }
       } else {
         out.printf("%-8s %-11s %s (fix: %s)%n", e.name(), "unavailable", e.reason(), e.fix());
       }

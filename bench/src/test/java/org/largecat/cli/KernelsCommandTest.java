@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.largecat.kernel.BackendCatalog;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.KernelFamily;
 import org.largecat.kernel.Kernels;
@@ -36,6 +37,28 @@ class KernelsCommandTest {
     for (KernelFamily f : KernelFamily.values()) {
       assertTrue(r.out().contains(f.label() + " "), r.out());
     }
+  }
+
+  @Test
+  void listingSaysWhatEachBackendLoaded() throws Exception {
+    Result r = run("", "kernels");
+    assertEquals(0, r.status(), r.err());
+    for (BackendCatalog.Entry e : Kernels.catalog().entries()) {
+      if (e.detail() != null) {
+        assertTrue(r.out().contains(e.detail()), e.name() + " detail missing from\n" + r.out());
+      }
+    }
+  }
+
+  /** The BLAS backends implement no special functions: forcing one evaluates them on the backend auto picks. */
+  @Test
+  void evalOnTheBlasBackendGivesTheValuesOfTheBackendItInherits() throws Exception {
+    String input = "-40\n-1.5\n0.25\n700\n";
+    Result blas = run(input, "kernels", "eval", "normal-logcdf", "--backend", "blas");
+    assertEquals(0, blas.status(), blas.err());
+    assertTrue(blas.err().contains("special-functions=" + Kernels.of("auto").backendOf(KernelFamily.SPECIAL_FUNCTIONS)),
+        blas.err());
+    assertEquals(run(input, "kernels", "eval", "normal-logcdf").out(), blas.out());
   }
 
   @Test

@@ -14,17 +14,26 @@ import java.util.ServiceLoader;
  */
 public final class BackendCatalog {
 
-  /** The order in which {@code auto} prefers backends, fastest first, family by family. */
-  public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "scalar");
+  /**
+   * The order in which {@code auto} prefers backends, fastest first, family by family. blas (netlib on
+   * the system OpenBLAS) comes before jblas (its bundled OpenBLAS, and every array copied across JNI):
+   * it was the faster at every gemm shape measured (engine-blas/README.md).
+   */
+  public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "jblas", "scalar");
 
   /** Which module each standard backend comes from, for the "not on the class path" fix. */
   private static final Map<String, String> MODULES = Map.of(
-      "native", "native", "simd", "engine-simd", "blas", "engine-blas", "scalar", "engine-api");
+      "native", "native", "simd", "engine-simd", "blas", "engine-blas", "jblas", "engine-blas", "scalar", "engine-api");
 
   /** One backend's state. {@code families} is non-null exactly when it is available. */
   public record Entry(String name, KernelFamilies families, String reason, String fix) {
     public boolean available() {
       return families != null;
+    }
+
+    /** What the backend loaded, from {@link KernelFamilies#detail()}; null if unavailable or silent. */
+    public String detail() {
+      return families == null ? null : families.detail();
     }
   }
 

@@ -1,5 +1,7 @@
 package org.largecat.kernel;
 
+import java.util.function.IntToDoubleFunction;
+
 /**
  * Check mode for matrix kernels. Products are compared with the reference element by element within
  * a bound scaled by the inner dimension and the magnitude of the terms; factorisations and solves,
@@ -31,7 +33,21 @@ final class CheckedMatrixOps extends MatrixOps {
     reference.gemmKernel(transA, transB, m, n, k, Math.abs(alpha), abs(a), aOff, lda, abs(b), bOff, ldb,
         Math.abs(beta), magnitude, cOff, ldc);
     tested.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
-    compare("gemm", c, expected, magnitude, k, cOff, ldc, (i, j) -> i < m && j < n);
+    compare("gemm", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, k, cOff, ldc,
+        (i, j) -> i < m && j < n);
+  }
+
+  @Override
+  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
+      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
+    float[] expected = c.clone();
+    reference.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, expected, cOff, ldc);
+    float[] magnitude = abs(c);
+    reference.gemmKernel(transA, transB, m, n, k, Math.abs(alpha), abs(a), aOff, lda, abs(b), bOff, ldb,
+        Math.abs(beta), magnitude, cOff, ldc);
+    tested.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+    compare("sgemm", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, k, cOff, ldc,
+        (i, j) -> i < m && j < n);
   }
 
   @Override
@@ -43,7 +59,21 @@ final class CheckedMatrixOps extends MatrixOps {
     reference.gemvKernel(trans, m, n, Math.abs(alpha), abs(a), aOff, lda, abs(x), xOff, Math.abs(beta), magnitude, yOff);
     tested.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
     int length = trans ? n : m;
-    compare("gemv", y, expected, magnitude, trans ? m : n, yOff, 1, (i, j) -> i < length && j == 0);
+    compare("gemv", y.length, i -> y[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, trans ? m : n,
+        yOff, 1, (i, j) -> i < length && j == 0);
+  }
+
+  @Override
+  protected void gemvKernel(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
+      float[] x, int xOff, float beta, float[] y, int yOff) {
+    float[] expected = y.clone();
+    reference.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, expected, yOff);
+    float[] magnitude = abs(y);
+    reference.gemvKernel(trans, m, n, Math.abs(alpha), abs(a), aOff, lda, abs(x), xOff, Math.abs(beta), magnitude, yOff);
+    tested.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
+    int length = trans ? n : m;
+    compare("sgemv", y.length, i -> y[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, trans ? m : n,
+        yOff, 1, (i, j) -> i < length && j == 0);
   }
 
   @Override
@@ -54,7 +84,20 @@ final class CheckedMatrixOps extends MatrixOps {
     double[] magnitude = abs(c);
     reference.syrkKernel(trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
     tested.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
-    compare("syrk", c, expected, magnitude, k, cOff, ldc, (i, j) -> i < n && j <= i);
+    compare("syrk", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, k, cOff, ldc,
+        (i, j) -> i < n && j <= i);
+  }
+
+  @Override
+  protected void syrkKernel(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
+      float beta, float[] c, int cOff, int ldc) {
+    float[] expected = c.clone();
+    reference.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, expected, cOff, ldc);
+    float[] magnitude = abs(c);
+    reference.syrkKernel(trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
+    tested.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
+    compare("ssyrk", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, k, cOff, ldc,
+        (i, j) -> i < n && j <= i);
   }
 
   @Override
@@ -132,18 +175,30 @@ final class CheckedMatrixOps extends MatrixOps {
     }
   }
 
-  private void compare(String op, double[] got, double[] expected, double[] magnitude, int terms,
-      int off, int ld, Region region) {
-    for (int idx = 0; idx < got.length; idx++) {
+  /**
+   * Compares every element of a result array: within (terms + 2) units of the magnitude inside the
+   * written region, exactly equal outside it.
+   */
+  private void compare(String op, int length, IntToDoubleFunction got, IntToDoubleFunction expected,
+      IntToDoubleFunction magnitude, double unit, int terms, int off, int ld, Region region) {
+    for (int idx = 0; idx < length; idx++) {
       int rel = idx - off;
       boolean inside = rel >= 0 && region.contains(rel / ld, rel % ld);
-      Agreement.require(name, op, idx, got[idx], expected[idx],
-          inside ? Agreement.sum(terms, magnitude[idx], Agreement.DOUBLE_UNIT) : 0);
+      Agreement.require(name, op, idx, got.applyAsDouble(idx), expected.applyAsDouble(idx),
+          inside ? Agreement.sum(terms, magnitude.applyAsDouble(idx), unit) : 0);
     }
   }
 
   private static double[] abs(double[] v) {
     double[] r = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      r[i] = Math.abs(v[i]);
+    }
+    return r;
+  }
+
+  private static float[] abs(float[] v) {
+    float[] r = new float[v.length];
     for (int i = 0; i < v.length; i++) {
       r[i] = Math.abs(v[i]);
     }

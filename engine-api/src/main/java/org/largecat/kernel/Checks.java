@@ -33,6 +33,17 @@ final class Checks {
     }
   }
 
+  /** The length of an array argument, after checking that it is there. */
+  static int length(String op, String name, float[] a) {
+    notNull(op, name, a);
+    return a.length;
+  }
+
+  static int length(String op, String name, double[] a) {
+    notNull(op, name, a);
+    return a.length;
+  }
+
   static void span(String op, String name, float[] a, int offset, long span) {
     notNull(op, name, a);
     span(op, name, a.length, offset, span);

@@ -143,7 +143,10 @@ public final class Kernels {
     return checked;
   }
 
-  /** One line: the request, the backend of each family, and why every other backend was skipped. */
+  /**
+   * One line: the request, the backend of each family, what each available backend loaded (when it
+   * says), and why every other backend was skipped.
+   */
   public String report(BackendCatalog catalog) {
     StringBuilder s = new StringBuilder("largecat kernels (backend=").append(request)
         .append(checked ? ", checked against scalar" : "").append("): ");
@@ -151,9 +154,14 @@ public final class Kernels {
     for (BackendCatalog.Entry e : catalog.entries()) {
       if (!e.available()) {
         s.append("; skipped ").append(e.name()).append(": ").append(e.reason()).append(" (fix: ").append(e.fix()).append(')');
-      } else if (!chosen.containsValue(e.name())) {
+        continue;
+      }
+      if (!chosen.containsValue(e.name())) {
         s.append("; not chosen ").append(e.name()).append(": ")
             .append(AUTO.equals(request) ? "a faster backend covers its families" : "not requested");
+      }
+      if (e.detail() != null) {
+        s.append("; ").append(e.name()).append(" uses ").append(e.detail());
       }
     }
     return s.toString();

@@ -1,8 +1,10 @@
 package org.largecat.kernel;
 
 /**
- * Dense matrix kernels in double, row-major with explicit leading dimensions (the distance between
- * the starts of consecutive rows), as CBLAS does with {@code CblasRowMajor}.
+ * Dense matrix kernels, row-major with explicit leading dimensions (the distance between the starts
+ * of consecutive rows), as CBLAS does with {@code CblasRowMajor}. The products come in double and in
+ * float storage; a float product accumulates in at least float precision (the scalar reference
+ * accumulates in double and rounds each result to float once), within the bounds of {@link Agreement}.
  */
 public abstract class MatrixOps {
 
@@ -12,15 +14,16 @@ public abstract class MatrixOps {
    */
   public final void gemm(boolean transA, boolean transB, int m, int n, int k, double alpha,
       double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc) {
-    Checks.count("gemm", "m", m);
-    Checks.count("gemm", "n", n);
-    Checks.count("gemm", "k", k);
-    Checks.notNull("gemm", "a", a);
-    Checks.notNull("gemm", "b", b);
-    Checks.notNull("gemm", "c", c);
-    Checks.matrix("gemm", "a", a.length, aOff, transA ? k : m, transA ? m : k, lda);
-    Checks.matrix("gemm", "b", b.length, bOff, transB ? n : k, transB ? k : n, ldb);
-    Checks.matrix("gemm", "c", c.length, cOff, m, n, ldc);
+    checkGemm(transA, transB, m, n, k, Checks.length("gemm", "a", a), aOff, lda, Checks.length("gemm", "b", b), bOff, ldb,
+        Checks.length("gemm", "c", c), cOff, ldc);
+    gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+  }
+
+  /** The double {@code gemm} above, in float storage. */
+  public final void gemm(boolean transA, boolean transB, int m, int n, int k, float alpha,
+      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
+    checkGemm(transA, transB, m, n, k, Checks.length("gemm", "a", a), aOff, lda, Checks.length("gemm", "b", b), bOff, ldb,
+        Checks.length("gemm", "c", c), cOff, ldc);
     gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
   }
 
@@ -30,12 +33,16 @@ public abstract class MatrixOps {
    */
   public final void gemv(boolean trans, int m, int n, double alpha, double[] a, int aOff, int lda,
       double[] x, int xOff, double beta, double[] y, int yOff) {
-    Checks.count("gemv", "m", m);
-    Checks.count("gemv", "n", n);
-    Checks.notNull("gemv", "a", a);
-    Checks.matrix("gemv", "a", a.length, aOff, m, n, lda);
-    Checks.span("gemv", "x", x, xOff, trans ? m : n);
-    Checks.span("gemv", "y", y, yOff, trans ? n : m);
+    checkGemv(trans, m, n, Checks.length("gemv", "a", a), aOff, lda, Checks.length("gemv", "x", x), xOff,
+        Checks.length("gemv", "y", y), yOff);
+    gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
+  }
+
+  /** The double {@code gemv} above, in float storage. */
+  public final void gemv(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
+      float[] x, int xOff, float beta, float[] y, int yOff) {
+    checkGemv(trans, m, n, Checks.length("gemv", "a", a), aOff, lda, Checks.length("gemv", "x", x), xOff,
+        Checks.length("gemv", "y", y), yOff);
     gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
   }
 
@@ -45,12 +52,14 @@ public abstract class MatrixOps {
    */
   public final void syrk(boolean trans, int n, int k, double alpha, double[] a, int aOff, int lda,
       double beta, double[] c, int cOff, int ldc) {
-    Checks.count("syrk", "n", n);
-    Checks.count("syrk", "k", k);
-    Checks.notNull("syrk", "a", a);
-    Checks.notNull("syrk", "c", c);
-    Checks.matrix("syrk", "a", a.length, aOff, trans ? k : n, trans ? n : k, lda);
-    Checks.matrix("syrk", "c", c.length, cOff, n, n, ldc);
+    checkSyrk(trans, n, k, Checks.length("syrk", "a", a), aOff, lda, Checks.length("syrk", "c", c), cOff, ldc);
+    syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
+  }
+
+  /** The double {@code syrk} above, in float storage. */
+  public final void syrk(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
+      float beta, float[] c, int cOff, int ldc) {
+    checkSyrk(trans, n, k, Checks.length("syrk", "a", a), aOff, lda, Checks.length("syrk", "c", c), cOff, ldc);
     syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
   }
 
@@ -84,14 +93,50 @@ public abstract class MatrixOps {
     choleskySolveKernel(n, nrhs, l, lOff, ldl, b, bOff, ldb);
   }
 
+  private static void checkGemm(boolean transA, boolean transB, int m, int n, int k, int aLength, int aOff, int lda,
+      int bLength, int bOff, int ldb, int cLength, int cOff, int ldc) {
+    Checks.count("gemm", "m", m);
+    Checks.count("gemm", "n", n);
+    Checks.count("gemm", "k", k);
+    Checks.matrix("gemm", "a", aLength, aOff, transA ? k : m, transA ? m : k, lda);
+    Checks.matrix("gemm", "b", bLength, bOff, transB ? n : k, transB ? k : n, ldb);
+    Checks.matrix("gemm", "c", cLength, cOff, m, n, ldc);
+  }
+
+  private static void checkGemv(boolean trans, int m, int n, int aLength, int aOff, int lda,
+      int xLength, int xOff, int yLength, int yOff) {
+    Checks.count("gemv", "m", m);
+    Checks.count("gemv", "n", n);
+    Checks.matrix("gemv", "a", aLength, aOff, m, n, lda);
+    Checks.span("gemv", "x", xLength, xOff, trans ? m : n);
+    Checks.span("gemv", "y", yLength, yOff, trans ? n : m);
+  }
+
+  private static void checkSyrk(boolean trans, int n, int k, int aLength, int aOff, int lda,
+      int cLength, int cOff, int ldc) {
+    Checks.count("syrk", "n", n);
+    Checks.count("syrk", "k", k);
+    Checks.matrix("syrk", "a", aLength, aOff, trans ? k : n, trans ? n : k, lda);
+    Checks.matrix("syrk", "c", cLength, cOff, n, n, ldc);
+  }
+
   protected abstract void gemmKernel(boolean transA, boolean transB, int m, int n, int k, double alpha,
       double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc);
+
+  protected abstract void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
+      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc);
 
   protected abstract void gemvKernel(boolean trans, int m, int n, double alpha, double[] a, int aOff, int lda,
       double[] x, int xOff, double beta, double[] y, int yOff);
 
+  protected abstract void gemvKernel(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
+      float[] x, int xOff, float beta, float[] y, int yOff);
+
   protected abstract void syrkKernel(boolean trans, int n, int k, double alpha, double[] a, int aOff, int lda,
       double beta, double[] c, int cOff, int ldc);
+
+  protected abstract void syrkKernel(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
+      float beta, float[] c, int cOff, int ldc);
 
   /** Returns 0 on success, else the order (1-based) of the first leading minor that is not positive. */
   protected abstract int choleskyFactorKernel(int n, double[] a, int aOff, int lda);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.largecat.kernel.scalar.ScalarBackend;
+import org.largecat.kernel.scalar.ScalarMatrixOps;
 import org.largecat.kernel.scalar.ScalarSpecialFunctions;
 
 class BackendSelectionTest {
@@ -23,6 +24,21 @@ class BackendSelectionTest {
       @Override
       public KernelFamilies load() {
         return new KernelFamilies(null, new ScalarSpecialFunctions(), null, null);
+      }
+    };
+  }
+
+  /** A backend that implements only the matrix family, under a standard name. */
+  private static KernelBackend matrixOnly(String name) {
+    return new KernelBackend() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public KernelFamilies load() {
+        return new KernelFamilies(null, null, null, new ScalarMatrixOps(), name + " detail");
       }
     };
   }
@@ -73,6 +89,17 @@ class BackendSelectionTest {
   }
 
   @Test
+  void autoPrefersBlasToJblasAndFallsBackToJblas() {
+    BackendCatalog both = BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), matrixOnly("blas")));
+    assertEquals("blas", Kernels.select(both, "auto", false).backendOf(KernelFamily.MATRIX_OPS));
+    BackendCatalog jblasOnly = BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), unavailable("blas")));
+    Kernels k = Kernels.select(jblasOnly, "auto", false);
+    assertEquals("jblas", k.backendOf(KernelFamily.MATRIX_OPS));
+    assertEquals("scalar", k.backendOf(KernelFamily.VECTOR_OPS));
+    assertTrue(k.report(jblasOnly).contains("jblas uses jblas detail"), k.report(jblasOnly));
+  }
+
+  @Test
   void forcingABackendTakesItsFamiliesAndInheritsTheRest() {
     BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), partial("simd"), partial("native")));
     Kernels k = Kernels.select(catalog, "simd", false);
@@ -98,7 +125,8 @@ class BackendSelectionTest {
   void anUnknownBackendNameIsAnErrorListingTheKnownOnes() {
     BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "gpu", false));
-    assertTrue(e.getMessage().contains("gpu") && e.getMessage().contains("known: auto, native, simd, blas, scalar"), e.getMessage());
+    assertTrue(e.getMessage().contains("gpu")
+        && e.getMessage().contains("known: auto, native, simd, blas, jblas, scalar"), e.getMessage());
   }
 
   @Test

@@ -59,6 +59,13 @@ class CheckModeTest {
         }
 
         @Override
+        protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a,
+            int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
+          super.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+          c[cOff + ldc + 1] *= (float) (1 + skew);
+        }
+
+        @Override
         protected int choleskyFactorKernel(int n, double[] a, int aOff, int lda) {
           int info = super.choleskyFactorKernel(n, a, aOff, lda);
           a[aOff + (n - 1) * lda] *= 1 + skew;
@@ -109,6 +116,10 @@ class CheckModeTest {
     double[] c = new double[4];
     assertThrows(KernelDisagreementException.class,
         () -> checked(1e-9).matrixOps().gemm(false, false, 2, 2, 2, 1, A, 0, 2, A, 0, 2, 0, c, 0, 2));
+    KernelDisagreementException single = assertThrows(KernelDisagreementException.class,
+        () -> checked(1e-5).matrixOps().gemm(false, false, 2, 2, 2, 1, X, 0, 2, X, 4, 2, 0, new float[4], 0, 2));
+    assertTrue(single.getMessage().contains("sgemm element 3"), single.getMessage());
+    assertDoesNotThrow(() -> checked(1e-8).matrixOps().gemm(false, false, 2, 2, 2, 1, X, 0, 2, X, 4, 2, 0, new float[4], 0, 2));
     assertThrows(KernelDisagreementException.class, () -> checked(1e-9).matrixOps().choleskyFactor(2, A.clone(), 0, 2));
     assertDoesNotThrow(() -> checked(1e-17).matrixOps().choleskyFactor(2, A.clone(), 0, 2));
   }

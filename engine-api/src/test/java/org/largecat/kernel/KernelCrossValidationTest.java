@@ -171,6 +171,7 @@ class KernelCrossValidationTest {
     }
   }
 
+  /** Each product in double and again in float storage, on the same values rounded to float. */
   @ParameterizedTest
   @MethodSource("checked")
   void matrixProducts(Kernels k) {
@@ -182,30 +183,107 @@ class KernelCrossValidationTest {
         for (int inner : dims) {
           for (boolean ta : new boolean[] {false, true}) {
             for (boolean tb : new boolean[] {false, true}) {
-              int lda = (ta ? m : inner) + 2;
-              int ldb = (tb ? inner : n) + 1;
-              int ldc = n + 3;
-              double[] a = TestInputs.uniform(random, 1 + (ta ? inner : m) * lda, 2);
-              double[] b = TestInputs.uniform(random, 2 + (tb ? n : inner) * ldb, 2);
-              double[] c = TestInputs.uniform(random, 3 + m * ldc, 2);
-              ops.gemm(ta, tb, m, n, inner, 1.5, a, 1, lda, b, 2, ldb, -0.5, c, 3, ldc);
-              Arrays.fill(c, Double.NaN); // beta = 0 must not read C
-              ops.gemm(ta, tb, m, n, inner, -2, a, 1, lda, b, 2, ldb, 0, c, 3, ldc);
+              gemmBothPrecisions(ops, random, ta, tb, m, n, inner);
             }
           }
           int ld = Math.max(n, inner) + 1;
           double[] a = TestInputs.uniform(random, 1 + Math.max(m, inner) * ld + ld * 17, 3);
           double[] y = TestInputs.uniform(random, 40, 1);
-          ops.gemv(false, m, n, 0.5, a, 1, ld, TestInputs.uniform(random, n + 1, 1), 1, 2, y, 1);
-          ops.gemv(true, m, n, 0.5, a, 1, ld, TestInputs.uniform(random, m + 1, 1), 1, 0, y, 2);
+          double[] xn = TestInputs.uniform(random, n + 1, 1);
+          double[] xm = TestInputs.uniform(random, m + 1, 1);
+          ops.gemv(false, m, n, 0.5, a, 1, ld, xn, 1, 2, y, 1);
+          ops.gemv(false, m, n, 0.5f, floats(a), 1, ld, floats(xn), 1, 2f, floats(y), 1);
+          ops.gemv(true, m, n, 0.5, a, 1, ld, xm, 1, 0, y, 2);
+          ops.gemv(true, m, n, 0.5f, floats(a), 1, ld, floats(xm), 1, 0f, floats(y), 2);
           double[] c = TestInputs.uniform(random, 1 + m * (m + 2), 1);
           ops.syrk(false, m, inner, 0.25, a, 1, ld, 1, c, 1, m + 2);
+          ops.syrk(false, m, inner, 0.25f, floats(a), 1, ld, 1f, floats(c), 1, m + 2);
           int ldt = m + 1;
           double[] at = TestInputs.uniform(random, 1 + inner * ldt, 3);
           ops.syrk(true, m, inner, 1, at, 1, ldt, 0, c, 1, m + 2);
+          ops.syrk(true, m, inner, 1f, floats(at), 1, ldt, 0f, floats(c), 1, m + 2);
         }
       }
     }
+  }
+
+  /** Sizes past the blocking of optimised libraries (panels of tens to hundreds), with ragged edges. */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void largeMatrixProducts(Kernels k) {
+    MatrixOps ops = k.matrixOps();
+    SplittableRandom random = new SplittableRandom(8);
+    for (boolean ta : new boolean[] {false, true}) {
+      for (boolean tb : new boolean[] {false, true}) {
+        gemmBothPrecisions(ops, random, ta, tb, 131, 97, 263);
+      }
+    }
+    for (boolean trans : new boolean[] {false, true}) {
+      int n = 150;
+      int inner = 301;
+      int lda = (trans ? n : inner) + 5;
+      double[] a = TestInputs.uniform(random, (trans ? inner : n) * lda, 1);
+      double[] c = TestInputs.uniform(random, n * (n + 1), 1);
+      ops.syrk(trans, n, inner, -1, a, 0, lda, 0.5, c, 0, n + 1);
+      ops.syrk(trans, n, inner, -1f, floats(a), 0, lda, 0.5f, floats(c), 0, n + 1);
+      double[] x = TestInputs.uniform(random, n, 1);
+      double[] y = TestInputs.uniform(random, inner, 1);
+      ops.gemv(!trans, trans ? inner : n, trans ? n : inner, 2, a, 0, lda, x, 0, -1, y, 0);
+      ops.gemv(!trans, trans ? inner : n, trans ? n : inner, 2f, floats(a), 0, lda, floats(x), 0, -1f, floats(y), 0);
+    }
+  }
+
+  /**
+   * Padded rows (ld > columns) in arrays that end at the last element of the last row: the contract
+   * asks for no more, though a library's own checks may (netlib's want the last row's padding too).
+   */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void productsAndFactorsOfArraysThatEndAtTheirLastElement(Kernels k) {
+    MatrixOps ops = k.matrixOps();
+    SplittableRandom random = new SplittableRandom(9);
+    int n = 20;
+    int inner = 30;
+    int ld = 35;
+    double[] a = TestInputs.uniform(random, (n - 1) * ld + inner, 1); // n x inner
+    double[] c = TestInputs.uniform(random, (n - 1) * ld + n, 1); // n x n
+    ops.gemm(false, true, n, n, inner, 1, a, 0, ld, a, 0, ld, 0.5, c, 0, ld);
+    ops.gemm(false, true, n, n, inner, 1f, floats(a), 0, ld, floats(a), 0, ld, 0.5f, floats(c), 0, ld);
+    ops.gemv(false, n, inner, 1, a, 0, ld, TestInputs.uniform(random, inner, 1), 0, 1, new double[n], 0);
+    ops.gemv(true, n, inner, 1f, floats(a), 0, ld, floats(TestInputs.uniform(random, n, 1)), 0, 1f, new float[inner], 0);
+    ops.syrk(false, n, inner, 1, a, 0, ld, 0, c, 0, ld);
+    ops.syrk(false, n, inner, 1f, floats(a), 0, ld, 0f, floats(c), 0, ld);
+    for (int i = 0; i < n; i++) {
+      c[i * ld + i] += inner;
+    }
+    ops.choleskyFactor(n, c, 0, ld);
+    ops.choleskySolve(n, 3, c, 0, ld, TestInputs.uniform(random, (n - 1) * 5 + 3, 1), 0, 5);
+  }
+
+  /** C = alpha op(A) op(B) + beta C with offsets and padded rows, then with beta = 0 over a NaN-filled C. */
+  private static void gemmBothPrecisions(MatrixOps ops, SplittableRandom random, boolean ta, boolean tb,
+      int m, int n, int inner) {
+    int lda = (ta ? m : inner) + 2;
+    int ldb = (tb ? inner : n) + 1;
+    int ldc = n + 3;
+    double[] a = TestInputs.uniform(random, 1 + (ta ? inner : m) * lda, 2);
+    double[] b = TestInputs.uniform(random, 2 + (tb ? n : inner) * ldb, 2);
+    double[] c = TestInputs.uniform(random, 3 + m * ldc, 2);
+    float[] af = floats(a);
+    float[] bf = floats(b);
+    ops.gemm(ta, tb, m, n, inner, 1.5, a, 1, lda, b, 2, ldb, -0.5, c, 3, ldc);
+    ops.gemm(ta, tb, m, n, inner, 1.5f, af, 1, lda, bf, 2, ldb, -0.5f, floats(c), 3, ldc);
+    Arrays.fill(c, Double.NaN); // beta = 0 must not read C
+    ops.gemm(ta, tb, m, n, inner, -2, a, 1, lda, b, 2, ldb, 0, c, 3, ldc);
+    ops.gemm(ta, tb, m, n, inner, -2f, af, 1, lda, bf, 2, ldb, 0f, floats(c), 3, ldc);
+  }
+
+  private static float[] floats(double[] v) {
+    float[] r = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      r[i] = (float) v[i];
+    }
+    return r;
   }
 
   @ParameterizedTest

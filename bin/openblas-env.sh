@@ -1,0 +1,23 @@
+# Chooses OpenBLAS's CPU kernels when the user has not (OPENBLAS_CORETYPE unset). Debian's OpenBLAS
+# 0.3.21 takes CPUs newer than itself for older ones: a Xeon of family 6 model 207 for Prescott (SSE3:
+# sgemm 20 GFLOP/s on one core, against 147 with its SkylakeX kernels), a Zen 5 for Haswell. OpenBLAS
+# reads the variable once, when it loads, so it must be set before the JVM starts.
+largecat_openblas_coretype() {
+  [ -n "${OPENBLAS_CORETYPE:-}" ] && return 0
+  local flags
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+  if largecat_cpu_has "$flags" avx512f avx512bw avx512dq avx512vl; then
+    export OPENBLAS_CORETYPE=SkylakeX
+  elif largecat_cpu_has "$flags" avx2 fma; then
+    export OPENBLAS_CORETYPE=Haswell
+  fi
+}
+
+# Whether the space-padded flags list ($1) has every flag that follows.
+largecat_cpu_has() {
+  local flags="$1" flag
+  shift
+  for flag in "$@"; do
+    [[ "$flags" == *" $flag "* ]] || return 1
+  done
+}
