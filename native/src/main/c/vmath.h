@@ -1,0 +1,105 @@
+/*
+ * exp, log and log1p on vdouble lanes, without branches, so that the special functions built on
+ * them vectorise. Each is within about 1 ulp (measured by the oracle tests of the functions that use
+ * them, whose contracts are 1e-14 relative or looser); IEEE special values as in java.lang.Math:
+ * NaN gives NaN, exp(+-Inf) = +Inf / 0, log(0) = -Inf, log(x < 0) = NaN, log1p(+-0) = +-0.
+ *
+ * Argument reduction after Cody and Waite (Software Manual for the Elementary Functions, 1980),
+ * ln 2 split as in fdlibm so that k * LN2_HI is exact; log after fdlibm's e_log.c: log(1 + f) =
+ * f - (f^2/2 - s (f^2/2 + R(s^2))) with s = f / (2 + f), where 2 atanh(s) = 2s + s R(s^2). The
+ * polynomials are the Taylor series themselves, long enough that truncation is below 1e-18.
+ */
+#ifndef LARGECAT_VMATH_H
+#define LARGECAT_VMATH_H
+
+#include <float.h>
+
+#include "simd.h"
+
+static const double LN2_HI = 6.93147180369123816490e-01; /* ln 2 to 32 bits: k * LN2_HI is exact */
+static const double LN2_LO = 1.90821492927058770002e-10; /* ln 2 - LN2_HI */
+static const double INV_LN2 = 1.44269504088896338700e+00;
+/** Adding 1.5 * 2^52 rounds a double of magnitude below 2^51 to an integer, held in the low bits. */
+static const double ROUNDING_SHIFTER = 0x1.8p52;
+
+/** The integers n in the lanes (|n| < 2^51) as doubles, exactly. */
+static inline vdouble small_integer_to_double(vlong n) {
+  return (vdouble) (n + (vlong) broadcast(ROUNDING_SHIFTER)) - ROUNDING_SHIFTER;
+}
+
+/** 2^k for integers k in [-1022, 1023], from the exponent bits. */
+static inline vdouble power_of_two(vlong k) {
+  return (vdouble) ((k + 1023) << 52);
+}
+
+/** e^x. */
+static inline vdouble vexp(vdouble x) {
+  /* Beyond [-746, 710] the result is 0 or +Inf, which the clamped arguments still give; NaN stays. */
+  vdouble clamped = where(x > 710, broadcast(710), where(x < -746, broadcast(-746), x));
+  /* k = round(x / ln 2), as a double and, from the same bits, as an integer. */
+  vdouble shifted = clamped * INV_LN2 + ROUNDING_SHIFTER;
+  vdouble kd = shifted - ROUNDING_SHIFTER;
+  vlong k = (vlong) shifted - (vlong) broadcast(ROUNDING_SHIFTER);
+  vdouble r = (clamped - kd * LN2_HI) - kd * LN2_LO; /* |r| <= ln 2 / 2 */
+  /* e^r by its Taylor series to r^13 (truncation below 5e-18). */
+  vdouble p = broadcast(1.0 / 6227020800);
+  p = p * r + 1.0 / 479001600;
+  p = p * r + 1.0 / 39916800;
+  p = p * r + 1.0 / 3628800;
+  p = p * r + 1.0 / 362880;
+  p = p * r + 1.0 / 40320;
+  p = p * r + 1.0 / 5040;
+  p = p * r + 1.0 / 720;
+  p = p * r + 1.0 / 120;
+  p = p * r + 1.0 / 24;
+  p = p * r + 1.0 / 6;
+  p = p * r + 0.5;
+  p = p * r + 1;
+  p = p * r + 1;
+  /* 2^k in two factors, each a normal double for k in [-1076, 1024]; only the last product rounds. */
+  vlong half = (vlong) ((vulong) (k + 2048) >> 1) - 1024; /* floor(k / 2) */
+  return p * power_of_two(half) * power_of_two(k - half);
+}
+
+/** log x. */
+static inline vdouble vlog(vdouble x) {
+  /* x = 2^e m with m in [sqrt(2)/2, sqrt(2)); subnormals are scaled by 2^54 first. */
+  vlong subnormal = x < DBL_MIN;
+  vdouble scaled = where(subnormal, x * 0x1p54, x);
+  vlong bits = (vlong) scaled;
+  vlong e = (vlong) ((vulong) bits >> 52) - 1023 - (subnormal & 54);
+  vdouble m = (vdouble) ((bits & 0x000fffffffffffffL) | 0x3ff0000000000000L);
+  vlong high = m > M_SQRT2;
+  m = where(high, m * 0.5, m);
+  e -= high; /* high is -1 where true */
+  vdouble f = m - 1; /* exact */
+  vdouble s = f / (2 + f);
+  vdouble z = s * s;
+  /* R(z) = sum over n >= 1 of 2 z^n / (2n + 1), to n = 10 (z <= 0.0295: truncation below 1e-18). */
+  vdouble r = broadcast(2.0 / 21);
+  r = r * z + 2.0 / 19;
+  r = r * z + 2.0 / 17;
+  r = r * z + 2.0 / 15;
+  r = r * z + 2.0 / 13;
+  r = r * z + 2.0 / 11;
+  r = r * z + 2.0 / 9;
+  r = r * z + 2.0 / 7;
+  r = r * z + 2.0 / 5;
+  r = r * z + 2.0 / 3;
+  r = r * z;
+  vdouble halfSquare = 0.5 * f * f;
+  vdouble ed = small_integer_to_double(e);
+  vdouble result = ed * LN2_HI - ((halfSquare - (s * (halfSquare + r) + ed * LN2_LO)) - f);
+  vdouble special = where(x == 0, broadcast(-INFINITY), where(x == INFINITY, x, broadcast(NAN)));
+  return where((x > 0) & (x < INFINITY), result, special);
+}
+
+/** log(1 + y), from u = 1 + y and the rounding error of that sum: log u + (y - (u - 1)) / u. */
+static inline vdouble vlog1p(vdouble y) {
+  vdouble u = 1 + y;
+  vdouble result = vlog(u) + (y - (u - 1)) / u;
+  vdouble special = where(y == 0, y, where(u == 0, broadcast(-INFINITY), y)); /* +-0, -1, +Inf */
+  return where((y == 0) | (u == 0) | (y == INFINITY), special, result);
+}
+
+#endif
