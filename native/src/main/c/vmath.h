@@ -43,19 +43,19 @@ static inline vdouble vexp(vdouble x) {
   vdouble r = (clamped - kd * LN2_HI) - kd * LN2_LO; /* |r| <= ln 2 / 2 */
   /* e^r by its Taylor series to r^13 (truncation below 5e-18). */
   vdouble p = broadcast(1.0 / 6227020800);
-  p = p * r + 1.0 / 479001600;
-  p = p * r + 1.0 / 39916800;
-  p = p * r + 1.0 / 3628800;
-  p = p * r + 1.0 / 362880;
-  p = p * r + 1.0 / 40320;
-  p = p * r + 1.0 / 5040;
-  p = p * r + 1.0 / 720;
-  p = p * r + 1.0 / 120;
-  p = p * r + 1.0 / 24;
-  p = p * r + 1.0 / 6;
-  p = p * r + 0.5;
-  p = p * r + 1;
-  p = p * r + 1;
+  p = multiply_add(p, r, broadcast(1.0 / 479001600));
+  p = multiply_add(p, r, broadcast(1.0 / 39916800));
+  p = multiply_add(p, r, broadcast(1.0 / 3628800));
+  p = multiply_add(p, r, broadcast(1.0 / 362880));
+  p = multiply_add(p, r, broadcast(1.0 / 40320));
+  p = multiply_add(p, r, broadcast(1.0 / 5040));
+  p = multiply_add(p, r, broadcast(1.0 / 720));
+  p = multiply_add(p, r, broadcast(1.0 / 120));
+  p = multiply_add(p, r, broadcast(1.0 / 24));
+  p = multiply_add(p, r, broadcast(1.0 / 6));
+  p = multiply_add(p, r, broadcast(0.5));
+  p = multiply_add(p, r, broadcast(1));
+  p = multiply_add(p, r, broadcast(1));
   /* 2^k in two factors, each a normal double for k in [-1076, 1024]; only the last product rounds. */
   vlong half = (vlong) ((vulong) (k + 2048) >> 1) - 1024; /* floor(k / 2) */
   return p * power_of_two(half) * power_of_two(k - half);
@@ -77,15 +77,15 @@ static inline vdouble vlog(vdouble x) {
   vdouble z = s * s;
   /* R(z) = sum over n >= 1 of 2 z^n / (2n + 1), to n = 10 (z <= 0.0295: truncation below 1e-18). */
   vdouble r = broadcast(2.0 / 21);
-  r = r * z + 2.0 / 19;
-  r = r * z + 2.0 / 17;
-  r = r * z + 2.0 / 15;
-  r = r * z + 2.0 / 13;
-  r = r * z + 2.0 / 11;
-  r = r * z + 2.0 / 9;
-  r = r * z + 2.0 / 7;
-  r = r * z + 2.0 / 5;
-  r = r * z + 2.0 / 3;
+  r = multiply_add(r, z, broadcast(2.0 / 19));
+  r = multiply_add(r, z, broadcast(2.0 / 17));
+  r = multiply_add(r, z, broadcast(2.0 / 15));
+  r = multiply_add(r, z, broadcast(2.0 / 13));
+  r = multiply_add(r, z, broadcast(2.0 / 11));
+  r = multiply_add(r, z, broadcast(2.0 / 9));
+  r = multiply_add(r, z, broadcast(2.0 / 7));
+  r = multiply_add(r, z, broadcast(2.0 / 5));
+  r = multiply_add(r, z, broadcast(2.0 / 3));
   r = r * z;
   vdouble halfSquare = 0.5 * f * f;
   vdouble ed = small_integer_to_double(e);

@@ -8,39 +8,69 @@
 #include "simd.h"
 #include "vmath.h"
 
-/**
- * Sum of x[i] y[i] over n floats. Each product is exact in double; four vector accumulators keep
- * the adds independent, so the sum's order differs from the scalar loop's (as VectorOps allows).
- */
-static inline double dot_widened(const float *x, const float *y, int64_t n) {
-  vdouble sum0 = broadcast(0), sum1 = broadcast(0), sum2 = broadcast(0), sum3 = broadcast(0);
-  int64_t i = 0;
-  for (; i + 4 * LANES <= n; i += 4 * LANES) {
-    sum0 += load_widened(x + i) * load_widened(y + i);
-    sum1 += load_widened(x + i + LANES) * load_widened(y + i + LANES);
-    sum2 += load_widened(x + i + 2 * LANES) * load_widened(y + i + 2 * LANES);
-    sum3 += load_widened(x + i + 3 * LANES) * load_widened(y + i + 3 * LANES);
+/** Columns of x widened to double at a time: 8 KB of stack. */
+#define BLOCK 1024
+
+/** Widens n <= BLOCK floats of x to double. */
+static inline void widen(const float *x, int32_t n, double *wide) {
+  for (int32_t j = 0; j < n; j++) {
+    wide[j] = x[j];
   }
-  for (; i + LANES <= n; i += LANES) {
-    sum0 += load_widened(x + i) * load_widened(y + i);
+}
+
+/**
+ * Sum of w[j] xWide[j] over n <= BLOCK, w widened as it is read. Each product is exact in double,
+ * so a fused multiply-add rounds only the sum, as the scalar loop does; four vector accumulators
+ * keep the adds independent, so the order of the sum differs from the scalar loop's (as VectorOps
+ * allows).
+ */
+static inline double dot_with_widened(const float *w, const double *xWide, int32_t n) {
+  vdouble sum0 = broadcast(0), sum1 = broadcast(0), sum2 = broadcast(0), sum3 = broadcast(0);
+  int32_t j = 0;
+  for (; j + 4 * LANES <= n; j += 4 * LANES) {
+    sum0 = multiply_add(load_widened(w + j), load(xWide + j), sum0);
+    sum1 = multiply_add(load_widened(w + j + LANES), load(xWide + j + LANES), sum1);
+    sum2 = multiply_add(load_widened(w + j + 2 * LANES), load(xWide + j + 2 * LANES), sum2);
+    sum3 = multiply_add(load_widened(w + j + 3 * LANES), load(xWide + j + 3 * LANES), sum3);
+  }
+  for (; j + LANES <= n; j += LANES) {
+    sum0 = multiply_add(load_widened(w + j), load(xWide + j), sum0);
   }
   double sum = sum_lanes((sum0 + sum1) + (sum2 + sum3));
-  for (; i < n; i++) {
-    sum += (double) x[i] * y[i];
+  for (; j < n; j++) {
+    sum += w[j] * xWide[j];
   }
   return sum;
 }
 
 /** x[xOff..xOff+n) . y[yOff..yOff+n), accumulated in double. */
 EXPORT double KERNEL(dot_float)(int32_t n, const float *x, int32_t xOff, const float *y, int32_t yOff) {
-  return dot_widened(x + xOff, y + yOff, n);
+  double xWide[BLOCK];
+  double sum = 0;
+  for (int32_t start = 0; start < n; start += BLOCK) {
+    int32_t length = n - start < BLOCK ? n - start : BLOCK;
+    widen(x + xOff + start, length, xWide);
+    sum += dot_with_widened(y + yOff + start, xWide, length);
+  }
+  return sum;
 }
 
-/** out[outOff + i] = W[rows[rowsOff + i]] . x[xOff..xOff+d) for i < count. */
+/**
+ * out[outOff + i] = W[rows[rowsOff + i]] . x[xOff..xOff+d) for i < count; x is widened once per
+ * block of columns for all the rows.
+ */
 EXPORT void KERNEL(gather_dot)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
     const float *x, int32_t xOff, double *out, int32_t outOff) {
+  double xWide[BLOCK];
   for (int32_t i = 0; i < count; i++) {
-    out[outOff + i] = dot_widened(w + (int64_t) rows[rowsOff + i] * d, x + xOff, d);
+    out[outOff + i] = 0;
+  }
+  for (int32_t start = 0; start < d; start += BLOCK) {
+    int32_t length = d - start < BLOCK ? d - start : BLOCK;
+    widen(x + xOff + start, length, xWide);
+    for (int32_t i = 0; i < count; i++) {
+      out[outOff + i] += dot_with_widened(w + (int64_t) rows[rowsOff + i] * d + start, xWide, length);
+    }
   }
 }
 
