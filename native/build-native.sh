@@ -40,7 +40,8 @@ fi
 
 # No -ffast-math: NaN, infinities, signed zeros and the order of rounding must stay as written.
 # -ffp-contract=off keeps a*b+c two roundings, as in Java; fused steps call fma() explicitly.
-common=(-std=gnu11 -O3 -fPIC -fvisibility=hidden -fno-math-errno -fno-trapping-math -ffp-contract=off -Wall -Wextra)
+common=(-std=gnu11 -O3 -fPIC -fvisibility=hidden -fno-math-errno -fno-trapping-math -ffp-contract=off -Wall -Wextra
+  -Werror=implicit-function-declaration)
 case "$arch" in
   x86_64) isas=(avx512 avx2 sse2) ;;
   *) isas=(portable) ;;
@@ -65,5 +66,7 @@ for isa in "${isas[@]}"; do
   done
 done
 gcc "${common[@]}" -I"$sources" -c "$sources/cpu.c" -o "$objects/cpu.o"
-gcc -shared -o "$library" "${built[@]}" "$objects/cpu.o" -lm
+# -z defs: no undefined symbol can hide in the library; -z now: everything binds when it loads, so a
+# broken library is refused at load (the backend reports it) rather than failing inside a call.
+gcc -shared -Wl,-z,defs -Wl,-z,now -o "$library" "${built[@]}" "$objects/cpu.o" -lm
 echo "[INFO] built $library (${isas[*]})"

@@ -52,6 +52,11 @@ static inline double java_max(double a, double b) {
   return a > b ? a : b;
 }
 
+/** log(1 + e^x): one lane of the vector softplus of logistic.h. */
+static inline double softplus(double x) {
+  return vsoftplus(broadcast(x))[0];
+}
+
 /** The rounding error of s = x + y, exactly (Knuth's TwoSum). */
 static inline double two_sum_error(double x, double y, double s) {
   double yPart = s - x;

@@ -61,8 +61,11 @@ static inline vdouble vexp(vdouble x) {
   return p * power_of_two(half) * power_of_two(k - half);
 }
 
-/** log x. */
-static inline vdouble vlog(vdouble x) {
+/**
+ * log x + c for a correction |c| below an ulp of 1: the correction joins the low-order terms before
+ * the last rounding (as in fdlibm's s_log1p.c). Special values are the caller's.
+ */
+static inline vdouble log_plus(vdouble x, vdouble c) {
   /* x = 2^e m with m in [sqrt(2)/2, sqrt(2)); subnormals are scaled by 2^54 first. */
   vlong subnormal = x < DBL_MIN;
   vdouble scaled = where(subnormal, x * 0x1p54, x);
@@ -89,15 +92,19 @@ static inline vdouble vlog(vdouble x) {
   r = r * z;
   vdouble halfSquare = 0.5 * f * f;
   vdouble ed = small_integer_to_double(e);
-  vdouble result = ed * LN2_HI - ((halfSquare - (s * (halfSquare + r) + ed * LN2_LO)) - f);
-  vdouble special = where(x == 0, broadcast(-INFINITY), where(x == INFINITY, x, broadcast(NAN)));
-  return where((x > 0) & (x < INFINITY), result, special);
+  return ed * LN2_HI - ((halfSquare - (s * (halfSquare + r) + (ed * LN2_LO + c))) - f);
 }
 
-/** log(1 + y), from u = 1 + y and the rounding error of that sum: log u + (y - (u - 1)) / u. */
+/** log x. */
+static inline vdouble vlog(vdouble x) {
+  vdouble special = where(x == 0, broadcast(-INFINITY), where(x == INFINITY, x, broadcast(NAN)));
+  return where((x > 0) & (x < INFINITY), log_plus(x, broadcast(0)), special);
+}
+
+/** log(1 + y), as log u + c/u with u = 1 + y rounded and c = y - (u - 1) its rounding error. */
 static inline vdouble vlog1p(vdouble y) {
   vdouble u = 1 + y;
-  vdouble result = vlog(u) + (y - (u - 1)) / u;
+  vdouble result = log_plus(u, (y - (u - 1)) / u);
   vdouble special = where(y == 0, y, where(u == 0, broadcast(-INFINITY), y)); /* +-0, -1, +Inf */
   return where((y == 0) | (u == 0) | (y == INFINITY), special, result);
 }

@@ -1,7 +1,8 @@
 /*
  * Elementwise special functions of the native backend (org.largecat.kernel.SpecialFunctions):
- * out[outOff + i] = f(x[xOff + i]) for i < n, out possibly x itself. The normal family and exp run
- * LANES elements at a time (normal.h, vmath.h); log-sigmoid and Lambert W one at a time on libm.
+ * out[outOff + i] = f(x[xOff + i]) for i < n, out possibly x itself. exp, log-sigmoid and the
+ * normal family run LANES elements at a time (vmath.h, logistic.h, normal.h); Lambert W0 and
+ * W0(e^x) one element at a time on libm (lambert_w.h).
  */
 #include "largecat.h"
 #include "lambert_w.h"
@@ -9,7 +10,7 @@
 #include "normal.h"
 
 /** Applies a lane function to n elements: whole vectors, then the tail in one partial vector. */
-static inline __attribute__((always_inline)) void apply(vdouble (*f)(vdouble), int32_t n, const double *x,
+static inline __attribute__((always_inline)) void apply_vector(vdouble (*f)(vdouble), int32_t n, const double *x,
     double *out) {
   int32_t i = 0;
   for (; i + LANES <= n; i += LANES) {
@@ -20,13 +21,12 @@ static inline __attribute__((always_inline)) void apply(vdouble (*f)(vdouble), i
   }
 }
 
-/** A scalar function in every lane. */
-static inline __attribute__((always_inline)) vdouble lanewise(double (*f)(double), vdouble x) {
-  vdouble r;
-  for (int k = 0; k < LANES; k++) {
-    r[k] = f(x[k]);
+/** Applies a scalar function to n elements. */
+static inline __attribute__((always_inline)) void apply_scalar(double (*f)(double), int32_t n, const double *x,
+    double *out) {
+  for (int32_t i = 0; i < n; i++) {
+    out[i] = f(x[i]);
   }
-  return r;
 }
 
 static inline vdouble truncated_normal_mean_negative(vdouble mu) {
@@ -41,32 +41,21 @@ static inline vdouble truncated_normal_entropy_negative(vdouble mu) {
   return truncated_normal_entropy(-mu);
 }
 
-static inline vdouble log_sigmoid_lanes(vdouble x) {
-  return lanewise(log_sigmoid, x);
-}
-
-static inline vdouble lambert_w0_lanes(vdouble x) {
-  return lanewise(lambert_w0, x);
-}
-
-static inline vdouble lambert_w0_of_exp_lanes(vdouble x) {
-  return lanewise(lambert_w0_of_exp, x);
-}
-
-#define ELEMENTWISE_KERNEL(name, f) \
+/** Defines KERNEL(name): a vdouble function f with apply_vector, a double one with apply_scalar. */
+#define ELEMENTWISE_KERNEL(name, apply, f) \
   EXPORT void KERNEL(name)(int32_t n, const double *x, int32_t xOff, double *out, int32_t outOff) { \
     apply(f, n, x + xOff, out + outOff); \
   }
 
-ELEMENTWISE_KERNEL(exp, vexp)
-ELEMENTWISE_KERNEL(normal_log_cdf, normal_log_cdf)
-ELEMENTWISE_KERNEL(normal_mills_ratio, normal_mills_ratio)
-ELEMENTWISE_KERNEL(truncated_normal_mean_positive, truncated_normal_mean)
-ELEMENTWISE_KERNEL(truncated_normal_mean_negative, truncated_normal_mean_negative)
-ELEMENTWISE_KERNEL(truncated_normal_variance_positive, truncated_normal_variance)
-ELEMENTWISE_KERNEL(truncated_normal_variance_negative, truncated_normal_variance_negative)
-ELEMENTWISE_KERNEL(truncated_normal_entropy_positive, truncated_normal_entropy)
-ELEMENTWISE_KERNEL(truncated_normal_entropy_negative, truncated_normal_entropy_negative)
-ELEMENTWISE_KERNEL(log_sigmoid, log_sigmoid_lanes)
-ELEMENTWISE_KERNEL(lambert_w0, lambert_w0_lanes)
-ELEMENTWISE_KERNEL(wright_omega, lambert_w0_of_exp_lanes)
+ELEMENTWISE_KERNEL(exp, apply_vector, vexp)
+ELEMENTWISE_KERNEL(normal_log_cdf, apply_vector, normal_log_cdf)
+ELEMENTWISE_KERNEL(normal_mills_ratio, apply_vector, normal_mills_ratio)
+ELEMENTWISE_KERNEL(truncated_normal_mean_positive, apply_vector, truncated_normal_mean)
+ELEMENTWISE_KERNEL(truncated_normal_mean_negative, apply_vector, truncated_normal_mean_negative)
+ELEMENTWISE_KERNEL(truncated_normal_variance_positive, apply_vector, truncated_normal_variance)
+ELEMENTWISE_KERNEL(truncated_normal_variance_negative, apply_vector, truncated_normal_variance_negative)
+ELEMENTWISE_KERNEL(truncated_normal_entropy_positive, apply_vector, truncated_normal_entropy)
+ELEMENTWISE_KERNEL(truncated_normal_entropy_negative, apply_vector, truncated_normal_entropy_negative)
+ELEMENTWISE_KERNEL(log_sigmoid, apply_vector, vlog_sigmoid)
+ELEMENTWISE_KERNEL(lambert_w0, apply_scalar, lambert_w0)
+ELEMENTWISE_KERNEL(wright_omega, apply_scalar, lambert_w0_of_exp)
