@@ -1,15 +1,15 @@
 /*
- * The C port of org.largecat.kernel.scalar.SingleClassImplicitStep: one Implicit SGD step of the
- * double-sum softmax for one datapoint and one sampled class (Fagan and Iyengar, App. F.1), solved
- * by the same bracketed, safeguarded Newton iteration on the concave g(u), with the same bracket,
- * probes and stopping rule; the Java class gives the derivation and the bound on evaluations.
- * Java's Math.min / Math.max (NaN wins, -0 below +0) are spelled out where the port needs them.
+ * The C port of org.largecat.kernel.scalar.SingleClassImplicitStep on vdouble lanes: LANES
+ * independent Implicit SGD steps of the double-sum softmax (Fagan and Iyengar, App. F.1) solved in
+ * lock-step by the same bracketed, safeguarded Newton iteration on the concave g(u), with the same
+ * bracket, probes and stopping rule; the Java class gives the derivation and the bound on the
+ * evaluations of g. Each lane keeps its own bracket and stops when its own bracket is narrow
+ * enough; the vector goes on until every lane has stopped. Java's Math.min / Math.max (NaN wins,
+ * -0 below +0) are spelled out as java_min / java_max.
  */
 #ifndef LARGECAT_IMPLICIT_STEP_H
 #define LARGECAT_IMPLICIT_STEP_H
 
-#include <float.h>
-#include <math.h>
 #include <stdbool.h>
 
 #include "lambert_w.h"
@@ -32,146 +32,121 @@ typedef struct {
   double logRate;            /* log c */
 } step_coefficients;
 
-static inline double java_min(double a, double b) {
-  if (isnan(a) || isnan(b)) {
-    return a + b;
-  }
-  if (a == b) {
-    return signbit(a) ? a : b;
-  }
-  return a < b ? a : b;
+/** Math.min: NaN if either is, -0 below +0. */
+static inline vdouble java_min(vdouble a, vdouble b) {
+  vdouble equal = (vdouble) ((vlong) a | (vlong) b); /* the negative zero, if either is one */
+  return where(a < b, a, where(b < a, b, where(a == b, equal, a + b)));
 }
 
-static inline double java_max(double a, double b) {
-  if (isnan(a) || isnan(b)) {
-    return a + b;
-  }
-  if (a == b) {
-    return signbit(a) ? b : a;
-  }
-  return a > b ? a : b;
-}
-
-/** log(1 + e^x): one lane of the vector softplus of logistic.h. */
-static inline double softplus(double x) {
-  return vsoftplus(broadcast(x))[0];
+/** Math.max: NaN if either is, +0 above -0. */
+static inline vdouble java_max(vdouble a, vdouble b) {
+  vdouble equal = (vdouble) ((vlong) a & (vlong) b); /* the positive zero, if either is one */
+  return where(a > b, a, where(b > a, b, where(a == b, equal, a + b)));
 }
 
 /** The rounding error of s = x + y, exactly (Knuth's TwoSum). */
-static inline double two_sum_error(double x, double y, double s) {
-  double yPart = s - x;
+static inline vdouble two_sum_error(vdouble x, vdouble y, vdouble s) {
+  vdouble yPart = s - x;
   return (x - (s - yPart)) + (y - yPart);
 }
 
 /** a(u) = W0(c ||x||^2 e^(z-u)) with the exponent as a double-double; SingleClassImplicitStep.step. */
-static inline double implicit_step(const step_coefficients *c, double z, double u, double xNorm2) {
-  double d = z - u;
-  if (isnan(d) || xNorm2 == 0) {
-    return isnan(d) ? NAN : 0;
-  }
-  double dError = two_sum_error(z, -u, d);
-  double logScale = c->logRate + log(xNorm2);
-  double t = d + logScale;
-  double tError = two_sum_error(d, logScale, t) + dError;
-  double a = lambert_w0_of_exp(t);
-  return a + tError * (a / (1 + a));
+static inline vdouble implicit_step(const step_coefficients *c, vdouble z, vdouble u, vdouble xNorm2) {
+  vdouble d = z - u;
+  vdouble dError = two_sum_error(z, -u, d);
+  vdouble logScale = c->logRate + vlog(xNorm2);
+  vdouble t = d + logScale;
+  vdouble tError = two_sum_error(d, logScale, t) + dError;
+  vdouble a = wright_omega(t);
+  vdouble step = a + tError * (a / (1 + a));
+  return where(is_nan(d), d, where(xNorm2 == 0, broadcast(0), step));
 }
 
 /** A root of 2 eta N (1 - B e^-u) + 2 (u - u_old) = 0 moved outwards; SingleClassImplicitStep.closedFormRoot. */
-static inline double closed_form_root(const step_coefficients *c, double logB, double uOld, int direction) {
+static inline vdouble closed_form_root(const step_coefficients *c, vdouble logB, vdouble uOld, double direction) {
   double etaN = c->twoEtaN / 2;
-  double logEtaNB = log(etaN) + logB;
-  double t = logEtaNB + etaN - uOld;
-  double v = lambert_w0_of_exp(t);
-  double root = v < 1 ? (uOld - etaN) + v : logEtaNB - log(v);
-  double rounding = fabs(root) + fabs(logEtaNB) + 1 + (fabs(t) + etaN + fabs(uOld)) / (1 + v);
+  vdouble logEtaNB = log(etaN) + logB;
+  vdouble t = logEtaNB + etaN - uOld;
+  vdouble v = wright_omega(t);
+  vdouble root = where(v < 1, (uOld - etaN) + v, logEtaNB - vlog(v));
+  vdouble rounding = vabs(root) + vabs(logEtaNB) + 1 + (vabs(t) + etaN + vabs(uOld)) / (1 + v);
   return root + direction * BOUND_SLACK * rounding;
 }
 
 /** a / ||x||^2, or c e^(z-u-a) where a is subnormal or ||x||^2 = 0; SingleClassImplicitStep.pull. */
-static inline double implicit_pull(const step_coefficients *c, double z, double u, double xNorm2, double a) {
-  if (a >= DBL_MIN) {
-    return a / xNorm2;
-  }
-  double d = z - u;
-  return c->rate * (exp(d) * (1 + two_sum_error(z, -u, d)));
+static inline vdouble implicit_pull(const step_coefficients *c, vdouble z, vdouble u, vdouble xNorm2, vdouble a) {
+  vdouble d = z - u;
+  vdouble small = c->rate * (vexp(d) * (1 + two_sum_error(z, -u, d)));
+  return where(a >= DBL_MIN, a / xNorm2, small);
 }
 
 /**
- * The new u, the root of g, into *uNew; NaN if z or u_old is not finite. Returns false, leaving
- * *uNew unset, only if MAX_EVALUATIONS pass without convergence. SingleClassImplicitStep.newU.
+ * The new u of each lane, the root of its g; NaN where z or u_old is not finite. Returns false if
+ * MAX_EVALUATIONS pass before every lane has converged (a bug). SingleClassImplicitStep.newU.
  */
-static inline bool implicit_new_u(const step_coefficients *c, double z, double uOld, double xNorm2, double *uNew) {
-  if (!isfinite(z) || !isfinite(uOld)) {
-    *uNew = NAN;
-    return true;
-  }
-  double lo = closed_form_root(c, 0, uOld, -1);
-  double hi = closed_form_root(c, softplus(c->logClassesMinusOne + z), uOld, +1);
-  double loError = NAN;
-  double below = NAN;
-  double gBelow = NAN;
-  double above = NAN;
-  double gAbove = NAN;
-  double u = uOld;
+static inline bool implicit_new_u(const step_coefficients *c, vdouble z, vdouble uOld, vdouble xNorm2,
+    vdouble *uNew) {
+  vdouble logB = vsoftplus(c->logClassesMinusOne + z); /* log(1 + (K-1) e^z) */
+  vlong done = ~((vabs(z) < INFINITY) & (vabs(uOld) < INFINITY));
+  vdouble result = broadcast(NAN);
+  vdouble lo = closed_form_root(c, broadcast(0), uOld, -1);
+  vdouble hi = closed_form_root(c, logB, uOld, +1);
+  vdouble loError = broadcast(NAN);
+  vdouble below = broadcast(NAN);
+  vdouble gBelow = broadcast(NAN);
+  vdouble above = broadcast(NAN);
+  vdouble gAbove = broadcast(NAN);
+  vdouble u = uOld;
   for (int evaluation = 0; evaluation < MAX_EVALUATIONS; evaluation++) {
+    if (!any(~done)) {
+      *uNew = result;
+      return true;
+    }
     bool first = evaluation == 0;
-    double a = implicit_step(c, z, u, xNorm2);
-    double pull = implicit_pull(c, z, u, xNorm2, a);
-    double g = -c->twoEtaN * expm1(-u) - pull + 2 * (u - uOld);
-    if (g == 0) {
-      *uNew = u;
-      return true;
+    vdouble a = implicit_step(c, z, u, xNorm2);
+    vdouble pull = implicit_pull(c, z, u, xNorm2, a);
+    vdouble g = -c->twoEtaN * vexpm1(-u) - pull + 2 * (u - uOld);
+    vlong root = ~done & (g == 0);
+    result = where(root, u, result);
+    done |= root;
+    vdouble decay = c->twoEtaN * vexp(-u);
+    vdouble slope = decay + pull / (1 + a) + 2;
+    vdouble curvature = decay + pull / ((1 + a) * (1 + a)); /* |g''| */
+    vlong negative = g < 0;
+    if (first) { /* the paper's bracket for this sign of g(u_old) */
+      hi = where(negative, java_min(hi, logB), hi);
+      lo = where(negative, lo, java_max(lo, java_max(broadcast(0), c->logClassesMinusOne + z - c->twoEtaN * xNorm2)));
     }
-    double slope = c->twoEtaN * exp(-u) + pull / (1 + a) + 2;
-    double curvature = c->twoEtaN * exp(-u) + pull / ((1 + a) * (1 + a));
+    vdouble widthBefore = hi - lo;
+    vlong raise = negative & (u > lo);
+    lo = where(raise, u, lo);
+    loError = where(raise, broadcast(NAN), loError);
+    hi = where(negative, java_min(hi, u - g / 2), java_min(hi, u)); /* g' >= 2 */
+    vlong finiteBelow = negative & (g > -INFINITY);
+    below = where(finiteBelow, u, below);
+    gBelow = where(finiteBelow, g, gBelow);
+    above = where(negative, above, u);
+    gAbove = where(negative, gAbove, g);
+    /* Concave g: the chord's zero is an upper bound (NaN, and ignored, until both points exist). */
+    vdouble secant = below - gBelow * ((above - below) / (gAbove - gBelow));
+    hi = where(secant < hi, java_max(secant, lo), hi);
+    vdouble newtonStep = -g / slope;
+    vlong newtonBound = u + newtonStep > lo; /* concave g: the Newton point is a lower bound */
+    lo = where(newtonBound, java_min(u + newtonStep, hi), lo);
+    loError = where(newtonBound, curvature * newtonStep * newtonStep / slope, loError);
+    vdouble width = hi - lo;
+    vdouble scale = where(lo > 0, lo, where(hi < 0, -hi, broadcast(0)));
+    vdouble tolerance = STEP_TOLERANCE * java_max(broadcast(1), scale);
+    vlong converged = ~done & (width <= tolerance);
+    result = where(converged, lo, result);
+    done |= converged;
+    vdouble midpoint = lo + width / 2;
+    vdouble probe = where(is_nan(loError), where(lo == u, midpoint, lo),
+        java_min(lo + java_max(loError, tolerance / 2), midpoint));
     if (first) {
-      if (g < 0) {
-        hi = java_min(hi, softplus(c->logClassesMinusOne + z));
-      } else {
-        lo = java_max(lo, java_max(0, c->logClassesMinusOne + z - c->twoEtaN * xNorm2));
-      }
-    }
-    double widthBefore = hi - lo;
-    if (g < 0) {
-      if (u > lo) {
-        lo = u;
-        loError = NAN;
-      }
-      hi = java_min(hi, u - g / 2);
-      if (g > -INFINITY) {
-        below = u;
-        gBelow = g;
-      }
+      u = where(negative, hi, probe);
     } else {
-      hi = java_min(hi, u);
-      above = u;
-      gAbove = g;
-    }
-    double secant = below - gBelow * ((above - below) / (gAbove - gBelow));
-    if (secant < hi) {
-      hi = java_max(secant, lo);
-    }
-    double newtonStep = -g / slope;
-    if (u + newtonStep > lo) {
-      lo = java_min(u + newtonStep, hi);
-      loError = curvature * newtonStep * newtonStep / slope;
-    }
-    double width = hi - lo;
-    double tolerance = STEP_TOLERANCE * java_max(1, lo > 0 ? lo : hi < 0 ? -hi : 0);
-    if (width <= tolerance) {
-      *uNew = lo;
-      return true;
-    }
-    double midpoint = lo + width / 2;
-    if (!first && width > widthBefore / 2) {
-      u = midpoint;
-    } else if (first && g < 0) {
-      u = hi;
-    } else if (!isnan(loError)) {
-      u = java_min(lo + java_max(loError, tolerance / 2), midpoint);
-    } else {
-      u = lo == u ? midpoint : lo;
+      u = where(width > widthBefore / 2, midpoint, probe); /* the safeguard against slow progress */
     }
   }
   return false;

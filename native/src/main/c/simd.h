@@ -49,7 +49,7 @@ static inline void store(double *p, vdouble v) {
   memcpy(p, &v, sizeof v);
 }
 
-/** The first n < LANES elements at p, the other lanes set to fill. */
+/** The first n <= LANES elements at p, the other lanes set to fill. */
 static inline vdouble load_part(const double *p, int n, double fill) {
   vdouble v = broadcast(fill);
   for (int k = 0; k < n; k++) {
@@ -58,7 +58,7 @@ static inline vdouble load_part(const double *p, int n, double fill) {
   return v;
 }
 
-/** Stores the first n < LANES lanes of v at p. */
+/** Stores the first n <= LANES lanes of v at p. */
 static inline void store_part(double *p, int n, vdouble v) {
   for (int k = 0; k < n; k++) {
     p[k] = v[k];
@@ -80,6 +80,21 @@ static inline vdouble load_widened(const float *p) {
   vfloat v;
   memcpy(&v, p, sizeof v);
   return __builtin_convertvector(v, vdouble);
+#endif
+}
+
+/** base[index[k]] for the LANES indices at index, widened exactly to double; by the gather instruction on x86. */
+static inline vdouble gather_widened(const float *base, const int32_t *index) {
+#if defined(__AVX512F__)
+  return (vdouble) _mm512_cvtps_pd(_mm256_i32gather_ps(base, _mm256_loadu_si256((const __m256i *) index), 4));
+#elif defined(__AVX2__)
+  return (vdouble) _mm256_cvtps_pd(_mm_i32gather_ps(base, _mm_loadu_si128((const __m128i *) index), 4));
+#else
+  vdouble r;
+  for (int k = 0; k < LANES; k++) {
+    r[k] = base[index[k]];
+  }
+  return r;
 #endif
 }
 
@@ -106,6 +121,15 @@ static inline vdouble multiply_add(vdouble a, vdouble b, vdouble c) {
 #endif
 }
 
+/** sqrt(a) in every lane (an instruction without errno, -fno-math-errno). */
+static inline vdouble vsqrt(vdouble a) {
+  vdouble r;
+  for (int k = 0; k < LANES; k++) {
+    r[k] = sqrt(a[k]);
+  }
+  return r;
+}
+
 /** |a| in every lane, by clearing the sign bit. */
 static inline vdouble vabs(vdouble a) {
   return (vdouble) ((vlong) a & 0x7fffffffffffffffL);
@@ -124,6 +148,20 @@ static inline vdouble gather(const double *table, vlong index) {
   }
   return r;
 #endif
+}
+
+/** Whether the mask is true in any lane. */
+static inline int any(vlong mask) {
+  int64_t bits = 0;
+  for (int k = 0; k < LANES; k++) {
+    bits |= mask[k];
+  }
+  return bits != 0;
+}
+
+/** -1 in the lanes where a is NaN, else 0. */
+static inline vlong is_nan(vdouble a) {
+  return a != a;
 }
 
 static inline double sum_lanes(vdouble v) {

@@ -74,7 +74,10 @@ EXPORT void KERNEL(gather_dot)(const float *w, int32_t d, const int32_t *rows, i
   }
 }
 
-/** out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, x the nnz pairs (indices, values) from nzOff. */
+/**
+ * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, x the nnz pairs (indices, values) from
+ * nzOff: LANES of a row's elements gathered at a time, the products summed as in dot_with_widened.
+ */
 EXPORT void KERNEL(gather_dot_sparse)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff,
     int32_t count, const int32_t *indices, const float *values, int32_t nzOff, int32_t nnz, double *out,
     int32_t outOff) {
@@ -82,8 +85,13 @@ EXPORT void KERNEL(gather_dot_sparse)(const float *w, int32_t d, const int32_t *
   const float *value = values + nzOff;
   for (int32_t i = 0; i < count; i++) {
     const float *row = w + (int64_t) rows[rowsOff + i] * d;
-    double sum = 0;
-    for (int32_t j = 0; j < nnz; j++) {
+    vdouble sums = broadcast(0);
+    int32_t j = 0;
+    for (; j + LANES <= nnz; j += LANES) {
+      sums = multiply_add(gather_widened(row, index + j), load_widened(value + j), sums);
+    }
+    double sum = sum_lanes(sums);
+    for (; j < nnz; j++) {
       sum += (double) row[index[j]] * value[j];
     }
     out[outOff + i] = sum;

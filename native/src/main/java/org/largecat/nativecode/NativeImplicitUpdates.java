@@ -12,7 +12,7 @@ import org.largecat.kernel.scalar.SingleClassImplicitStep;
 
 /**
  * Implicit SGD updates in C (liblargecat, kernels/implicit_updates.c), a port of
- * {@link SingleClassImplicitStep} solving the problems of a call one after another. The call's
+ * {@link SingleClassImplicitStep} solving a vector's worth of problems in lock-step. The call's
  * shared scalars come from the reference's {@link SingleClassImplicitStep.Coefficients}.
  */
 final class NativeImplicitUpdates extends ImplicitUpdates {
@@ -34,10 +34,9 @@ final class NativeImplicitUpdates extends ImplicitUpdates {
       throw NativeLibrary.rethrow(t);
     }
     if (failed != 0) {
-      int i = failed - 1;
-      throw new IllegalStateException("native softmaxSingleClass did not converge for problem " + i + " (z = "
-          + z[zOff + i] + ", uOld = " + uOld[uOldOff + i] + ", xNorm2 = " + xNorm2[xNorm2Off + i] + ", eta = " + eta
-          + ", N = " + datasetSize + ", K = " + classCount + "): a bug; the scalar backend solves it");
+      throw new IllegalStateException("native softmaxSingleClass did not converge within its bound on evaluations"
+          + " for the problems solved together from index " + (failed - 1) + " (eta = " + eta + ", N = " + datasetSize
+          + ", K = " + classCount + "): a bug; the scalar backend solves them");
     }
   }
 }

@@ -14,10 +14,10 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.scalar.ScalarSpecialFunctions;
 
 /**
- * Special functions in C (liblargecat, kernels/special_functions.c): exp, log Phi, phi/Phi and the
- * truncated-normal moments vectorised, log-sigmoid and Lambert W0 and W0(e^x) one element at a time;
- * the other functions are the scalar reference's. The C kernel of a function is named after its
- * constant, e.g. NORMAL_LOG_CDF calls largecat_normal_log_cdf_ISA.
+ * Special functions in C (liblargecat, kernels/special_functions.c), vectorised: exp, log-sigmoid,
+ * log Phi, phi/Phi, the truncated-normal moments, Lambert W0 and W0(e^x); the other functions are
+ * the scalar reference's. The C kernel of a function is named after its constant, e.g.
+ * NORMAL_LOG_CDF calls largecat_normal_log_cdf_ISA.
  */
 final class NativeSpecialFunctions extends ScalarSpecialFunctions {
   private static final FunctionDescriptor ELEMENTWISE = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT);
