@@ -50,19 +50,30 @@ static inline vdouble exp_taylor_quotient(vdouble r) {
   return multiply_add(q, r, broadcast(1));
 }
 
+/** p 2^k for the integers k in kd (and k), rounded once; kd in [-1076, 1024], p in [1/2, 2]. */
+static inline vdouble scale_by_power_of_two(vdouble p, vdouble kd, vlong k) {
+#if defined(__AVX512F__)
+  (void) k;
+  return (vdouble) _mm512_scalef_pd((__m512d) p, (__m512d) kd); /* one instruction, same rounding */
+#else
+  (void) kd;
+  /* 2^k in two factors, each a normal double; only the last product rounds. */
+  vlong half = (vlong) ((vulong) (k + 2048) >> 1) - 1024; /* floor(k / 2) */
+  return p * power_of_two(half) * power_of_two(k - half);
+#endif
+}
+
 /** e^x. */
 static inline vdouble vexp(vdouble x) {
   /* Beyond [-746, 710] the result is 0 or +Inf, which the clamped arguments still give; NaN stays. */
   vdouble clamped = where(x > 710, broadcast(710), where(x < -746, broadcast(-746), x));
   /* k = round(x / ln 2), as a double and, from the same bits, as an integer. */
-  vdouble shifted = clamped * INV_LN2 + ROUNDING_SHIFTER;
+  vdouble shifted = multiply_add(clamped, broadcast(INV_LN2), broadcast(ROUNDING_SHIFTER));
   vdouble kd = shifted - ROUNDING_SHIFTER;
   vlong k = (vlong) shifted - (vlong) broadcast(ROUNDING_SHIFTER);
   vdouble r = (clamped - kd * LN2_HI) - kd * LN2_LO; /* |r| <= ln 2 / 2 */
   vdouble p = multiply_add(exp_taylor_quotient(r), r, broadcast(1));
-  /* 2^k in two factors, each a normal double for k in [-1076, 1024]; only the last product rounds. */
-  vlong half = (vlong) ((vulong) (k + 2048) >> 1) - 1024; /* floor(k / 2) */
-  return p * power_of_two(half) * power_of_two(k - half);
+  return scale_by_power_of_two(p, kd, k);
 }
 
 /**
@@ -107,18 +118,22 @@ static inline vdouble log_plus(vdouble x, vdouble c) {
   return ed * LN2_HI - ((halfSquare - (s * (halfSquare + r) + (ed * LN2_LO + c))) - f);
 }
 
-/** log x. */
-static inline vdouble vlog(vdouble x) {
+/** log x from log_plus's result r: the IEEE special values where x is not a positive finite double. */
+static inline vdouble log_special_values(vdouble x, vdouble r) {
   vdouble special = where(x == 0, broadcast(-INFINITY), where(x == INFINITY, x, broadcast(NAN)));
-  return where((x > 0) & (x < INFINITY), log_plus(x, broadcast(0)), special);
+  return where((x > 0) & (x < INFINITY), r, special);
 }
 
-/** log(1 + y), as log u + c/u with u = 1 + y rounded and c = y - (u - 1) its rounding error. */
+/** log x. */
+static inline vdouble vlog(vdouble x) {
+  return log_special_values(x, log_plus(x, broadcast(0)));
+}
+
+/** log(1 + y), as log u + c/u with u = 1 + y rounded and c = y - (u - 1) its rounding error; +-0 stay. */
 static inline vdouble vlog1p(vdouble y) {
   vdouble u = 1 + y;
-  vdouble result = log_plus(u, (y - (u - 1)) / u);
-  vdouble special = where(y == 0, y, where(u == 0, broadcast(-INFINITY), y)); /* +-0, -1, +Inf */
-  return where((y == 0) | (u == 0) | (y == INFINITY), special, result);
+  vdouble result = log_special_values(u, log_plus(u, (y - (u - 1)) / u));
+  return where(y == 0, y, result);
 }
 
 #endif
