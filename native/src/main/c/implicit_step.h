@@ -32,6 +32,13 @@ typedef struct {
   double logRate;            /* log c */
 } step_coefficients;
 
+/** The coefficients for learning rate eta, N datapoints and K classes; Coefficients.of. */
+static inline step_coefficients step_coefficients_of(double eta, int64_t datasetSize, int64_t classCount) {
+  double twoEtaN = 2 * eta * (double) datasetSize;
+  double rate = twoEtaN * (double) (classCount - 1);
+  return (step_coefficients) {twoEtaN, log((double) (classCount - 1)), rate, log(rate)};
+}
+
 /** Math.min: NaN if either is, -0 below +0. */
 static inline vdouble java_min(vdouble a, vdouble b) {
   vdouble equal = (vdouble) ((vlong) a | (vlong) b); /* the negative zero, if either is one */

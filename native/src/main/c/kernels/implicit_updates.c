@@ -12,9 +12,9 @@
  * outputs from that vector on are not written.
  */
 EXPORT int32_t KERNEL(softmax_single_class)(int32_t n, const double *z, int32_t zOff, const double *uOld,
-    int32_t uOldOff, const double *xNorm2, int32_t xNorm2Off, double twoEtaN, double logClassesMinusOne,
-    double rate, double logRate, double *uNew, int32_t uNewOff, double *step, int32_t stepOff) {
-  step_coefficients c = {twoEtaN, logClassesMinusOne, rate, logRate};
+    int32_t uOldOff, const double *xNorm2, int32_t xNorm2Off, double eta, int64_t datasetSize, int64_t classCount,
+    double *uNew, int32_t uNewOff, double *step, int32_t stepOff) {
+  step_coefficients c = step_coefficients_of(eta, datasetSize, classCount);
   for (int32_t i = 0; i < n; i += LANES) {
     int32_t lanes = n - i < LANES ? n - i : LANES;
     /* Missing lanes of the last vector get z = NaN, which the solver answers at once. */

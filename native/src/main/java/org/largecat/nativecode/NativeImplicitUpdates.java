@@ -3,6 +3,7 @@ package org.largecat.nativecode;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -12,24 +13,22 @@ import org.largecat.kernel.scalar.SingleClassImplicitStep;
 
 /**
  * Implicit SGD updates in C (liblargecat, kernels/implicit_updates.c), a port of
- * {@link SingleClassImplicitStep} solving a vector's worth of problems in lock-step. The call's
- * shared scalars come from the reference's {@link SingleClassImplicitStep.Coefficients}.
+ * {@link SingleClassImplicitStep} solving a vector's worth of problems in lock-step.
  */
 final class NativeImplicitUpdates extends ImplicitUpdates {
   private static final MethodHandle SOFTMAX_SINGLE_CLASS = NativeLibrary.kernel("softmax_single_class",
       FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT,
-          JAVA_DOUBLE, JAVA_DOUBLE, JAVA_DOUBLE, JAVA_DOUBLE, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+          JAVA_DOUBLE, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
 
   @Override
   protected void softmaxSingleClassKernel(int n, double[] z, int zOff, double[] uOld, int uOldOff,
       double[] xNorm2, int xNorm2Off, double eta, long datasetSize, long classCount,
       double[] uNew, int uNewOff, double[] step, int stepOff) {
-    SingleClassImplicitStep.Coefficients c = SingleClassImplicitStep.Coefficients.of(eta, datasetSize, classCount);
     int failed;
     try {
       failed = (int) SOFTMAX_SINGLE_CLASS.invokeExact(n, MemorySegment.ofArray(z), zOff, MemorySegment.ofArray(uOld),
-          uOldOff, MemorySegment.ofArray(xNorm2), xNorm2Off, c.twoEtaN(), c.logClassesMinusOne(), c.rate(), c.logRate(),
-          MemorySegment.ofArray(uNew), uNewOff, MemorySegment.ofArray(step), stepOff);
+          uOldOff, MemorySegment.ofArray(xNorm2), xNorm2Off, eta, datasetSize, classCount, MemorySegment.ofArray(uNew),
+          uNewOff, MemorySegment.ofArray(step), stepOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
