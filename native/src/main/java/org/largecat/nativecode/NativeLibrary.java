@@ -85,14 +85,20 @@ final class NativeLibrary {
     return STATE.builds();
   }
 
-  /** A downcall handle to the chosen build of a kernel, e.g. "dot_float" binds largecat_dot_float_avx512. */
+  /**
+   * A downcall handle to the chosen build of a kernel, e.g. "dot_float" binds largecat_dot_float_avx512.
+   *
+   * @throws BackendUnavailableException if the library lacks it (built from other sources than these classes)
+   */
   static MethodHandle kernel(String name, FunctionDescriptor descriptor) {
     require();
-    String symbol = "largecat_" + name + "_" + STATE.isa();
-    MemorySegment address = STATE.symbols().find(symbol)
-        .orElseThrow(() -> new IllegalStateException("liblargecat has no " + symbol + ": it was built from other sources"
-            + " than these classes; rebuild (./mvnw package)"));
-    return Linker.nativeLinker().downcallHandle(address, descriptor, Linker.Option.critical(true));
+    return Linker.nativeLinker().downcallHandle(find(STATE.symbols(), "largecat_" + name + "_" + STATE.isa()),
+        descriptor, Linker.Option.critical(true));
+  }
+
+  private static MemorySegment find(SymbolLookup symbols, String symbol) {
+    return symbols.find(symbol).orElseThrow(() -> new BackendUnavailableException("liblargecat has no " + symbol
+        + ": it was built from other sources than these classes", "rebuild largecat (./mvnw package)"));
   }
 
   /** What a failed {@code invokeExact} threw, as an unchecked exception (downcalls throw nothing checked). */
@@ -107,7 +113,7 @@ final class NativeLibrary {
   }
 
   private static String callString(SymbolLookup symbols, String name) {
-    MethodHandle h = Linker.nativeLinker().downcallHandle(symbols.findOrThrow(name), FunctionDescriptor.of(ValueLayout.ADDRESS));
+    MethodHandle h = Linker.nativeLinker().downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.ADDRESS));
     try {
       return ((MemorySegment) h.invokeExact()).reinterpret(Long.MAX_VALUE).getString(0);
     } catch (Throwable t) {
@@ -116,7 +122,7 @@ final class NativeLibrary {
   }
 
   private static int callInt(SymbolLookup symbols, String name) {
-    MethodHandle h = Linker.nativeLinker().downcallHandle(symbols.findOrThrow(name), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    MethodHandle h = Linker.nativeLinker().downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.JAVA_INT));
     try {
       return (int) h.invokeExact();
     } catch (Throwable t) {
