@@ -1,8 +1,8 @@
 /*
  * Vector kernels of the native backend (org.largecat.kernel.VectorOps): float dot products
  * accumulated in double, gather-dot and scatter-axpy over a row subset of a K x D row-major float
- * matrix with dense or sparse x, and the sum of exp(v - shift). Rows, indices and lengths were
- * checked by the Java front; offsets are in elements.
+ * matrix with dense or sparse x, the maximum, the sum of exp(v - shift) and log-sum-exp. Rows,
+ * indices and lengths were checked by the Java front; offsets are in elements.
  */
 #include "largecat.h"
 #include "simd.h"
@@ -126,22 +126,64 @@ EXPORT void KERNEL(scatter_axpy_sparse)(float *w, int32_t d, const int32_t *rows
   }
 }
 
-/** Sum of exp(v[vOff + i] - shift) over n elements, LANES partial sums. */
-EXPORT double KERNEL(sum_exp)(int32_t n, const double *v, int32_t vOff, double shift) {
-  const double *vs = v + vOff;
+/** The largest of n elements, NaN if any is NaN, -Inf for n = 0 (VectorOps.max); LANES running maxima. */
+static inline double max_of(int32_t n, const double *v) {
+  vdouble max = broadcast(-INFINITY);
+  vlong nan = (vlong) broadcast(0);
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES) {
+    vdouble x = load(v + i);
+    nan |= is_nan(x);
+    max = where(x > max, x, max);
+  }
+  double result = -INFINITY;
+  for (int k = 0; k < LANES; k++) {
+    result = max[k] > result ? max[k] : result;
+  }
+  for (; i < n; i++) {
+    if (isnan(v[i])) {
+      return v[i];
+    }
+    result = v[i] > result ? v[i] : result;
+  }
+  return any(nan) ? NAN : result;
+}
+
+EXPORT double KERNEL(max)(int32_t n, const double *v, int32_t vOff) {
+  return max_of(n, v + vOff);
+}
+
+/** Sum of exp(v[i] - shift) over n elements, LANES partial sums. */
+static inline double sum_exp(int32_t n, const double *v, double shift) {
   vdouble sum = broadcast(0);
   int32_t i = 0;
   for (; i + LANES <= n; i += LANES) {
-    sum += vexp(load(vs + i) - shift);
+    sum += vexp(load(v + i) - shift);
   }
   double total = sum_lanes(sum);
   if (i < n) {
     /* The missing lanes get exp(-Inf) = 0, whatever the shift. */
-    vdouble tail = load_part(vs + i, n - i, 0) - shift;
+    vdouble tail = load_part(v + i, n - i, 0) - shift;
     for (int k = n - i; k < LANES; k++) {
       tail[k] = -INFINITY;
     }
     total += sum_lanes(vexp(tail));
   }
   return total;
+}
+
+EXPORT double KERNEL(sum_exp)(int32_t n, const double *v, int32_t vOff, double shift) {
+  return sum_exp(n, v + vOff, shift);
+}
+
+/**
+ * log(sum exp(v)) over n elements, shifted by the maximum, as ScalarVectorOps.logSumExpKernel: the
+ * maximum itself where it is infinite or NaN (all -Inf, n = 0, or a +Inf or NaN term).
+ */
+EXPORT double KERNEL(log_sum_exp)(int32_t n, const double *v, int32_t vOff) {
+  double max = max_of(n, v + vOff);
+  if (!isfinite(max)) {
+    return max;
+  }
+  return max + log(sum_exp(n, v + vOff, max));
 }

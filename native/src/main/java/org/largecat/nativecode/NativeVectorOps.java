@@ -11,8 +11,8 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
  * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product, gather-dot and
- * scatter-axpy with dense and sparse x, and the sum of exp; the other kernels are the scalar
- * reference's. Arrays are passed in place with their offsets.
+ * scatter-axpy with dense and sparse x, the maximum, the sum of exp and log-sum-exp; the other
+ * kernels are the scalar reference's. Arrays are passed in place with their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle DOT_FLOAT = NativeLibrary.kernel("dot_float",
@@ -27,8 +27,12 @@ final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle SCATTER_AXPY_SPARSE = NativeLibrary.kernel("scatter_axpy_sparse",
       FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
           JAVA_INT, JAVA_INT));
+  private static final MethodHandle MAX = NativeLibrary.kernel("max",
+      FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
   private static final MethodHandle SUM_EXP = NativeLibrary.kernel("sum_exp",
       FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT, JAVA_DOUBLE));
+  private static final MethodHandle LOG_SUM_EXP = NativeLibrary.kernel("log_sum_exp",
+      FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
 
   @Override
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
@@ -79,6 +83,24 @@ final class NativeVectorOps extends ScalarVectorOps {
       SCATTER_AXPY_SPARSE.invokeExact(MemorySegment.ofArray(w), d, MemorySegment.ofArray(rows), rowsOff, count,
           MemorySegment.ofArray(coef), coefOff, MemorySegment.ofArray(indices), MemorySegment.ofArray(values), nzOff,
           nnz);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected double maxKernel(int n, double[] v, int vOff) {
+    try {
+      return (double) MAX.invokeExact(n, MemorySegment.ofArray(v), vOff);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected double logSumExpKernel(int n, double[] v, int vOff) {
+    try {
+      return (double) LOG_SUM_EXP.invokeExact(n, MemorySegment.ofArray(v), vOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
