@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fits the piecewise polynomial behind org.largecat.special.Normal and writes NormalTailFit.java.
+"""Fits the piecewise polynomial behind org.largecat.special.Normal and writes NormalTailFit.java,
+and the same coefficients as native/src/main/c/normal_tail_fit.h for the native backend's C port.
 
 The fitted function is the second tail of Laplace's continued fraction for the normal upper tail,
 
@@ -19,6 +20,8 @@ SPLIT = 8
 DEGREE = 12
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "main", "java", "org", "largecat", "special",
                    "NormalTailFit.java")
+C_OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "native", "src", "main", "c",
+                     "normal_tail_fit.h")
 mp.mp.dps = DPS
 
 
@@ -74,12 +77,22 @@ def main():
         print(f"piece {k}: max relative error {mp.nstr(error, 3)}")
         pieces.append((k, coefficients, error))
     worst = max(e for _, _, e in pieces)
+    write_java(pieces, worst)
+    write_c(pieces, worst)
+
+
+def coefficient_lines(pieces, indent):
+    """The coefficients, three to a line, each piece after a comment saying where it applies."""
     lines = []
     for k, coefficients, error in pieces:
         where = f"[{k}, {k + 1}), u = t - {k}.5" if k < SPLIT else f"[{SPLIT}, inf), u = ({SPLIT}/t)^2 - 0.5, value t*A2(t)"
-        lines.append(f"      // {where}; max relative error {mp.nstr(error, 2)}")
+        lines.append(f"{indent}// {where}; max relative error {mp.nstr(error, 2)}")
         for i in range(0, len(coefficients), 3):
-            lines.append("      " + ", ".join(repr(c) for c in coefficients[i:i + 3]) + ",")
+            lines.append(indent + ", ".join(repr(c) for c in coefficients[i:i + 3]) + ",")
+    return chr(10).join(lines)
+
+
+def write_java(pieces, worst):
     with open(OUT, "w") as out:
         out.write(f"""package org.largecat.special;
 
@@ -103,11 +116,40 @@ final class NormalTailFit {{
 
   /** DEGREE + 1 coefficients per piece, piece after piece, constant term first. */
   static final double[] COEFFICIENTS = {{
-{chr(10).join(lines)}
+{coefficient_lines(pieces, "      ")}
   }};
 }}
 """)
     print(f"wrote {os.path.normpath(OUT)}")
+
+
+def write_c(pieces, worst):
+    """The C twin of NormalTailFit.java; repr() gives each double's shortest decimal, which C reads back exactly."""
+    with open(C_OUT, "w") as out:
+        out.write(f"""/*
+ * Coefficients of the piecewise polynomial fit of A2(t) = 2/(t + 3/(t + 4/(t + ...))), t >= 0, for the
+ * C port of org.largecat.special.Normal (normal.h); the same numbers as NormalTailFit.java. Generated
+ * by engine-api/src/test/oracle/fit_normal_tail.py with mpmath {mp.__version__} at {DPS} digits; do not edit.
+ * Pieces k = 0..{SPLIT - 1} fit A2 on [k, k + 1) in u = t - k - 1/2; the last piece fits t*A2(t) on
+ * [{SPLIT}, inf) in u = ({SPLIT}/t)^2 - 1/2. Worst relative error of the rounded coefficients: {mp.nstr(worst, 2)}.
+ */
+#ifndef LARGECAT_NORMAL_TAIL_FIT_H
+#define LARGECAT_NORMAL_TAIL_FIT_H
+
+/** Where the pieces in t end and the piece in (SPLIT/t)^2 begins. */
+#define NORMAL_TAIL_SPLIT {SPLIT}
+
+/** Degree of every piece. */
+#define NORMAL_TAIL_DEGREE {DEGREE}
+
+/** NORMAL_TAIL_DEGREE + 1 coefficients per piece, piece after piece, constant term first. */
+static const double NORMAL_TAIL_COEFFICIENTS[] = {{
+{coefficient_lines(pieces, "    ")}
+}};
+
+#endif
+""")
+    print(f"wrote {os.path.normpath(C_OUT)}")
 
 
 if __name__ == "__main__":

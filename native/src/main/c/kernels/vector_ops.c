@@ -1,0 +1,189 @@
+/*
+ * Vector kernels of the native backend (org.largecat.kernel.VectorOps): float dot products
+ * accumulated in double, gather-dot and scatter-axpy over a row subset of a K x D row-major float
+ * matrix with dense or sparse x, the maximum, the sum of exp(v - shift) and log-sum-exp. Rows,
+ * indices and lengths were checked by the Java front; offsets are in elements.
+ */
+#include "largecat.h"
+#include "simd.h"
+#include "vmath.h"
+
+/** Columns of x widened to double at a time: 8 KB of stack. */
+#define BLOCK 1024
+
+/** Widens n <= BLOCK floats of x to double. */
+static inline void widen(const float *x, int32_t n, double *wide) {
+  for (int32_t j = 0; j < n; j++) {
+    wide[j] = x[j];
+  }
+}
+
+/**
+ * Sum of w[j] xWide[j] over n <= BLOCK, w widened as it is read. Each product is exact in double,
+ * so a fused multiply-add rounds only the sum, as the scalar loop does; four vector accumulators
+ * keep the adds independent, so the order of the sum differs from the scalar loop's (as VectorOps
+ * allows).
+ */
+static inline double dot_with_widened(const float *w, const double *xWide, int32_t n) {
+  vdouble sum0 = broadcast(0), sum1 = broadcast(0), sum2 = broadcast(0), sum3 = broadcast(0);
+  int32_t j = 0;
+  for (; j + 4 * LANES <= n; j += 4 * LANES) {
+    sum0 = multiply_add(load_widened(w + j), load(xWide + j), sum0);
+    sum1 = multiply_add(load_widened(w + j + LANES), load(xWide + j + LANES), sum1);
+    sum2 = multiply_add(load_widened(w + j + 2 * LANES), load(xWide + j + 2 * LANES), sum2);
+    sum3 = multiply_add(load_widened(w + j + 3 * LANES), load(xWide + j + 3 * LANES), sum3);
+  }
+  for (; j + LANES <= n; j += LANES) {
+    sum0 = multiply_add(load_widened(w + j), load(xWide + j), sum0);
+  }
+  double sum = sum_lanes((sum0 + sum1) + (sum2 + sum3));
+  for (; j < n; j++) {
+    sum += w[j] * xWide[j];
+  }
+  return sum;
+}
+
+/** x[xOff..xOff+n) . y[yOff..yOff+n), accumulated in double. */
+EXPORT double KERNEL(dot_float)(int32_t n, const float *x, int32_t xOff, const float *y, int32_t yOff) {
+  double xWide[BLOCK];
+  double sum = 0;
+  for (int32_t start = 0; start < n; start += BLOCK) {
+    int32_t length = n - start < BLOCK ? n - start : BLOCK;
+    widen(x + xOff + start, length, xWide);
+    sum += dot_with_widened(y + yOff + start, xWide, length);
+  }
+  return sum;
+}
+
+/**
+ * out[outOff + i] = W[rows[rowsOff + i]] . x[xOff..xOff+d) for i < count; x is widened once per
+ * block of columns for all the rows.
+ */
+EXPORT void KERNEL(gather_dot)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
+    const float *x, int32_t xOff, double *out, int32_t outOff) {
+  double xWide[BLOCK];
+  for (int32_t i = 0; i < count; i++) {
+    out[outOff + i] = 0;
+  }
+  for (int32_t start = 0; start < d; start += BLOCK) {
+    int32_t length = d - start < BLOCK ? d - start : BLOCK;
+    widen(x + xOff + start, length, xWide);
+    for (int32_t i = 0; i < count; i++) {
+      out[outOff + i] += dot_with_widened(w + (int64_t) rows[rowsOff + i] * d + start, xWide, length);
+    }
+  }
+}
+
+/**
+ * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, x the nnz pairs (indices, values) from
+ * nzOff: LANES of a row's elements gathered at a time, the products summed as in dot_with_widened.
+ */
+EXPORT void KERNEL(gather_dot_sparse)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff,
+    int32_t count, const int32_t *indices, const float *values, int32_t nzOff, int32_t nnz, double *out,
+    int32_t outOff) {
+  const int32_t *index = indices + nzOff;
+  const float *value = values + nzOff;
+  for (int32_t i = 0; i < count; i++) {
+    const float *row = w + (int64_t) rows[rowsOff + i] * d;
+    vdouble sums = broadcast(0);
+    int32_t j = 0;
+    for (; j + LANES <= nnz; j += LANES) {
+      sums = multiply_add(gather_widened(row, index + j), load_widened(value + j), sums);
+    }
+    double sum = sum_lanes(sums);
+    for (; j < nnz; j++) {
+      sum += (double) row[index[j]] * value[j];
+    }
+    out[outOff + i] = sum;
+  }
+}
+
+/** W[rows[rowsOff + i]] += coef[coefOff + i] * x[xOff..xOff+d), each element rounded once, rows in order. */
+EXPORT void KERNEL(scatter_axpy)(float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
+    const float *coef, int32_t coefOff, const float *x, int32_t xOff) {
+  const float *xs = x + xOff;
+  for (int32_t i = 0; i < count; i++) {
+    float *row = w + (int64_t) rows[rowsOff + i] * d;
+    float c = coef[coefOff + i];
+    for (int32_t j = 0; j < d; j++) {
+      row[j] = fmaf(c, xs[j], row[j]);
+    }
+  }
+}
+
+/** W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x sparse; each element rounded once. */
+EXPORT void KERNEL(scatter_axpy_sparse)(float *w, int32_t d, const int32_t *rows, int32_t rowsOff,
+    int32_t count, const float *coef, int32_t coefOff, const int32_t *indices, const float *values,
+    int32_t nzOff, int32_t nnz) {
+  const int32_t *index = indices + nzOff;
+  const float *value = values + nzOff;
+  for (int32_t i = 0; i < count; i++) {
+    float *row = w + (int64_t) rows[rowsOff + i] * d;
+    float c = coef[coefOff + i];
+    for (int32_t j = 0; j < nnz; j++) {
+      row[index[j]] = fmaf(c, value[j], row[index[j]]);
+    }
+  }
+}
+
+/** The largest of n elements, NaN if any is NaN, -Inf for n = 0 (VectorOps.max); LANES running maxima. */
+static inline double max_of(int32_t n, const double *v) {
+  vdouble max = broadcast(-INFINITY);
+  vlong nan = (vlong) broadcast(0);
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES) {
+    vdouble x = load(v + i);
+    nan |= is_nan(x);
+    max = where(x > max, x, max);
+  }
+  double result = -INFINITY;
+  for (int k = 0; k < LANES; k++) {
+    result = max[k] > result ? max[k] : result;
+  }
+  for (; i < n; i++) {
+    if (isnan(v[i])) {
+      return v[i];
+    }
+    result = v[i] > result ? v[i] : result;
+  }
+  return any(nan) ? NAN : result;
+}
+
+EXPORT double KERNEL(max)(int32_t n, const double *v, int32_t vOff) {
+  return max_of(n, v + vOff);
+}
+
+/** Sum of exp(v[i] - shift) over n elements, LANES partial sums. */
+static inline double sum_exp(int32_t n, const double *v, double shift) {
+  vdouble sum = broadcast(0);
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES) {
+    sum += vexp(load(v + i) - shift);
+  }
+  double total = sum_lanes(sum);
+  if (i < n) {
+    /* The missing lanes get exp(-Inf) = 0, whatever the shift. */
+    vdouble tail = load_part(v + i, n - i, 0) - shift;
+    for (int k = n - i; k < LANES; k++) {
+      tail[k] = -INFINITY;
+    }
+    total += sum_lanes(vexp(tail));
+  }
+  return total;
+}
+
+EXPORT double KERNEL(sum_exp)(int32_t n, const double *v, int32_t vOff, double shift) {
+  return sum_exp(n, v + vOff, shift);
+}
+
+/**
+ * log(sum exp(v)) over n elements, shifted by the maximum, as ScalarVectorOps.logSumExpKernel: the
+ * maximum itself where it is infinite or NaN (all -Inf, n = 0, or a +Inf or NaN term).
+ */
+EXPORT double KERNEL(log_sum_exp)(int32_t n, const double *v, int32_t vOff) {
+  double max = max_of(n, v + vOff);
+  if (!isfinite(max)) {
+    return max;
+  }
+  return max + log(sum_exp(n, v + vOff, max));
+}
