@@ -30,12 +30,13 @@ import org.largecat.kernel.scalar.SingleClassImplicitStep.Coefficients;
  * than 1e-13 max(1, |u|) (or g is exactly 0), so it meets the reference's accuracy,
  * |u - root| <= 1e-13 max(1, |root|) up to the rounding of g; its later iterations are ignored. NaN
  * or +-Inf in z or u_old gives NaN in both outputs, as in the reference. A lane still open after
- * {@link #MAX_EVALUATIONS} evaluations of g (the reference's bound, 1 + 2 ceil(log2(W / 1e-13)), is
- * below 200 only for brackets narrower than about 1e16 max(1, |u|)) is solved again by the scalar
- * reference, as are the problems after the last whole vector.
+ * {@link #MAX_EVALUATIONS} evaluations of g is solved again by the scalar reference (which needs at
+ * most 1 + 2 ceil(log2(W / (1e-13 max(1, |u|)))) evaluations for a bracket of width W, fewer than 200
+ * unless W exceeds 6e16 max(1, |u|)), as are the problems after the last whole vector.
  *
- * <p>The step a(u) = W0(e^(z - u + log(c ||x||^2))) goes through {@link VectorLambertW} one vector
- * at a time through a small array, as the vector code there is too large for the JIT to inline here.
+ * <p>The step a(u) = W0(e^(z - u + log(c ||x||^2))) comes from {@link VectorLambertW} one vector at a
+ * time through a small array, so that no vector crosses a call the JIT may leave out of line (see
+ * {@link SimdSpecialFunctions}).
  */
 final class SimdImplicitUpdates extends ScalarImplicitUpdates {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;

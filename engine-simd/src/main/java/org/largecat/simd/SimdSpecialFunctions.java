@@ -21,13 +21,19 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
  * log1p and expm1 (within 1 ulp, like Math's) replace Math's; the elements after the last whole
  * vector go through the scalar reference.
  *
- * <p>Agreement with the reference, measured over the cross-validation inputs and the oracle tables,
- * is a few ulps; every function keeps the bound its {@link ElementwiseFunction} states (1e-13 relative,
- * plus 1e-15 absolute for the entropies) over its whole domain, and meets the reference's own contract
- * against the oracle: exp, log1p within 1 ulp of the truth; log-sigmoid, softplus, the logistic and
- * Gumbel log-densities and log-cdf within 2 ulp; Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi
- * within 1e-14 and phi/Phi within 1e-13 relative; the truncated-normal moments within 1e-12 relative
- * (entropy: 1e-12 |H| + 1e-15).
+ * <p>Each family (the exp- and log-based functions here, {@link VectorNormal}, {@link VectorLambertW})
+ * is one method that loops over the array with all its vector code inline, and no method takes or
+ * returns a vector. HotSpot's C2 stops inlining once a compilation has created about 18,000 nodes
+ * (each Vector API operation adds a few hundred), and a vector handed to a method left out of line
+ * is allocated on the heap at every call, which costs more than the arithmetic. Calls to the vector
+ * exp and log come where few vectors are live, as each live vector is saved around the call.
+ *
+ * <p>Agreement with the reference: every function keeps the bound its {@link ElementwiseFunction}
+ * states (1e-13 relative, plus 1e-15 absolute for the entropies) over its whole domain, and meets the
+ * reference's own contract against the oracle tables: exp and log1p within 1 ulp of Math's; log-sigmoid,
+ * softplus, the logistic log-density and the Gumbel log-cdf and log-density within 2 ulp of the truth;
+ * Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi within 1e-14 and phi/Phi within 1e-13
+ * relative; the truncated-normal moments within 1e-12 relative (entropy: 1e-12 |H| + 1e-15).
  */
 final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
