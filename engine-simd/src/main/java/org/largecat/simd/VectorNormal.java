@@ -54,17 +54,25 @@ final class VectorNormal {
   private static final int PIECES = (int) SPLIT + 1;
   /** Lanes in a pair of vectors, the table one two-vector selectFrom reads. */
   private static final int PAIR = 2 * D.length();
-  /** Table row per power: the PIECES coefficients, padded to whole pairs of vectors. */
-  private static final int ROW = -Math.floorDiv(-PIECES, PAIR) * PAIR;
+  /**
+   * The pieces looked up in the table: all of them if one pair of vectors holds them (8 lanes), else
+   * those in t, the last piece's coefficients being blended in by mask rather than taking a pair.
+   */
+  private static final int TABLED = PIECES <= PAIR ? PIECES : PIECES - 1;
+  /** Table row per power: the TABLED coefficients, padded to whole pairs of vectors. */
+  private static final int ROW = -Math.floorDiv(-TABLED, PAIR) * PAIR;
   /** BY_POWER[j * ROW + k] is the coefficient of u^j in piece k. */
   private static final double[] BY_POWER = new double[(DEGREE + 1) * ROW];
+  /** LAST[j] is the coefficient of u^j in the last piece. */
+  private static final double[] LAST = new double[DEGREE + 1];
 
   static {
     double[] c = NormalTailFit.coefficients();
     for (int j = 0; j <= DEGREE; j++) {
-      for (int k = 0; k < PIECES; k++) {
+      for (int k = 0; k < TABLED; k++) {
         BY_POWER[j * ROW + k] = c[k * (DEGREE + 1) + j];
       }
+      LAST[j] = c[(PIECES - 1) * (DEGREE + 1) + j];
     }
   }
 
@@ -95,7 +103,8 @@ final class VectorNormal {
       // (SPLIT/t is SPLIT times 1/t exactly, SPLIT being a power of 2). The piece is floor(min(t, SPLIT))
       // by truncation to int (NaN gives 0, a valid index); each lane's coefficient comes from one
       // two-vector selectFrom per pair of table vectors (it reads index k mod 2L), later pairs blended
-      // in from their first piece on; with 8 lanes one pair holds every piece.
+      // in from their first piece on; with 8 lanes one pair holds every piece, with fewer the last
+      // piece is blended in.
       VectorMask<Double> far = t.compare(GE, SPLIT);
       DoubleVector piece = (DoubleVector) t.min(SPLIT)
           .convertShape(D2I, SimdWidth.INTS_PER_DOUBLES, 0)
@@ -115,6 +124,9 @@ final class VectorNormal {
         for (int k = PAIR; k < ROW; k += PAIR) {
           c = c.blend(piece.selectFrom(DoubleVector.fromArray(D, BY_POWER, row + k),
               DoubleVector.fromArray(D, BY_POWER, row + k + D.length())), piece.compare(GE, k));
+        }
+        if (TABLED < PIECES) {
+          c = c.blend(LAST[j], far);
         }
         if (j % 2 == 0) {
           even = even.fma(uSquared, c); // exactly c for the leading coefficient
