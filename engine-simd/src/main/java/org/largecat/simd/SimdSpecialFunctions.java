@@ -26,14 +26,17 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
  * returns a vector. HotSpot's C2 stops inlining once a compilation has created about 18,000 nodes
  * (each Vector API operation adds a few hundred), and a vector handed to a method left out of line
  * is allocated on the heap at every call, which costs more than the arithmetic. Calls to the vector
- * exp and log come where few vectors are live, as each live vector is saved around the call.
+ * exp and log come where few vectors are live, as each live vector is saved around the call. On x86,
+ * C2 (JDK 25) compiles no masks of 2-lane double vectors, so with 128-bit vectors these kernels run
+ * the Vector API's Java fallback: correct, but several times slower than the scalar reference.
  *
  * <p>Agreement with the reference: every function keeps the bound its {@link ElementwiseFunction}
  * states (1e-13 relative, plus 1e-15 absolute for the entropies) over its whole domain, and meets the
- * reference's own contract against the oracle tables: exp and log1p within 1 ulp of Math's; log-sigmoid,
- * softplus, the logistic log-density and the Gumbel log-cdf and log-density within 2 ulp of the truth;
- * Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi within 1e-14 and phi/Phi within 1e-13
- * relative; the truncated-normal moments within 1e-12 relative (entropy: 1e-12 |H| + 1e-15).
+ * reference's own contract against the oracle tables: exp and log1p within 1 ulp of the truth (the
+ * Vector API's bound); log-sigmoid, softplus, the logistic log-density and the Gumbel log-cdf and
+ * log-density within 2 ulp; Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi within 1e-14 and
+ * phi/Phi within 1e-13 relative; the truncated-normal moments within 1e-12 relative (entropy:
+ * 1e-12 |H| + 1e-15).
  */
 final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
