@@ -140,9 +140,6 @@ final class VectorNormal {
       DoubleVector d = t.add(a2); // 1/A1
       DoubleVector dd = t.fma(d, one); // d/R
       DoubleVector phi = e.mul(INV_SQRT_2PI);
-      // The right side's numerator and denominator of phi/Phi; A1 = 1/d is the left side's quotient.
-      DoubleVector millsNumerator = phi.mul(dd);
-      DoubleVector millsDenominator = d.neg().fma(phi, dd);
 
       // One store per case, so that no vector merges from the cases.
       int at = outOff + i;
@@ -156,20 +153,20 @@ final class VectorNormal {
               .blend(Double.NEGATIVE_INFINITY, hi.compare(EQ, Double.POSITIVE_INFINITY));
           log.blend(leftValue, left).intoArray(out, at);
         }
-        case NORMAL_MILLS_RATIO -> {
-          DoubleVector q = millsNumerator.blend(one, left).div(millsDenominator.blend(d, left));
-          q.blend(t.add(q), left).intoArray(out, at); // t + A1 on the left
-        }
-        case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE -> {
-          // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
-          DoubleVector q = millsNumerator.blend(one, left).div(millsDenominator.blend(d, left));
-          x.add(q).blend(q, left).mul(side).intoArray(out, at);
-        }
-        case TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
-          // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
-          // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
-          DoubleVector q = millsNumerator.blend(one, left).div(millsDenominator.blend(d, left));
-          one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(out, at);
+        case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+            TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
+          // A1 = 1/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
+          DoubleVector q = phi.mul(dd).blend(one, left).div(d.neg().fma(phi, dd).blend(d, left));
+          switch (f) {
+            // phi/Phi: t + A1 on the left.
+            case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(out, at);
+            // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
+            case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE ->
+                x.add(q).blend(q, left).mul(side).intoArray(out, at);
+            // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
+            // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
+            default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(out, at);
+          }
         }
         case TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> {
           // 1 - A1 A2/2 - log(t + A1) for mu < 0; log(2 pi e)/2 + log1p(-Q) - m lambda/2 otherwise,
