@@ -1,0 +1,184 @@
+package org.largecat.simd;
+
+import static jdk.incubator.vector.VectorOperators.D2I;
+import static jdk.incubator.vector.VectorOperators.EQ;
+import static jdk.incubator.vector.VectorOperators.EXP;
+import static jdk.incubator.vector.VectorOperators.GE;
+import static jdk.incubator.vector.VectorOperators.I2D;
+import static jdk.incubator.vector.VectorOperators.LOG1P;
+import static jdk.incubator.vector.VectorOperators.LT;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+import org.largecat.kernel.ElementwiseFunction;
+import org.largecat.special.NormalTailFit;
+
+/**
+ * The standard normal log-cdf, inverse Mills ratio and truncated-normal moments of
+ * {@link org.largecat.special.Normal} and {@link org.largecat.special.TruncatedNormal}, lane by lane,
+ * from the same piecewise fit of A2(t) ({@link NormalTailFit}), each lane's piece selected from
+ * coefficients held in registers.
+ *
+ * <p>The references branch on the sign of x; here both sides are computed for every lane and
+ * blended. Each side works on t >= 0: t = -x on the left (x < 0) and t = min(x, 39) on the right,
+ * where phi and Q have underflowed to 0 at 39 (phi(39) is about 1e-331), so the clamp gives the
+ * references' 0 and -0 above it. The negative truncation side is the positive one at -mu (the mean
+ * negated), as in TruncatedNormal.
+ *
+ * <p>The quantities are the references', rearranged so that each function divides once besides the
+ * 1/t of the last piece, since a vector division costs per lane what a scalar one does. With
+ * d = t + A2 = 1/A1 and dd = t d + 1 (one fma), the continued fraction gives R = 1/(t + A1) = d/dd and
+ * phi/Phi = phi/(1 - R phi) = phi dd/(dd - d phi); each function takes the quotient it needs on
+ * either side (A1 on the left; R, Q = R phi or phi/Phi on the right) from one division of blended
+ * numerators and denominators. Likewise the one logarithm on either side is a single vector log1p:
+ * log(t + A1) on the left is log1p((t + A1) - 1), where the subtraction is exact (Sterbenz below 2;
+ * above, 1 is a multiple of the ulp) below 2^53 and changes the logarithm by less than 2^-53 beyond.
+ * Each form rounds a few times, as the reference's does, so the two agree to a few ulps.
+ */
+final class VectorNormal {
+  private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
+
+  /** log(2 pi)/2, as in Normal. */
+  private static final double HALF_LOG_2PI = 0.9189385332046728;
+  /** 1/sqrt(2 pi). */
+  private static final double INV_SQRT_2PI = 0.3989422804014327;
+  /** log(2 pi e)/2, the entropy of N(mu, 1), as in TruncatedNormal. */
+  private static final double HALF_LOG_2PI_E = 1.4189385332046727;
+  /** Normal.UPPER_UNDERFLOW: from here on phi(x) and Q(x) are 0 in double. */
+  private static final double UPPER_UNDERFLOW = 39;
+
+  private static final double SPLIT = NormalTailFit.SPLIT;
+  private static final int DEGREE = NormalTailFit.DEGREE;
+  /** Pieces k = 0 .. SPLIT - 1 on [k, k + 1), and piece SPLIT, in (SPLIT/t)^2, from SPLIT on. */
+  private static final int PIECES = (int) SPLIT + 1;
+  /** Lanes in a pair of vectors, the table one two-vector selectFrom reads. */
+  private static final int PAIR = 2 * D.length();
+  /**
+   * The pieces looked up in the table: all of them if one pair of vectors holds them (8 lanes), else
+   * those in t, the last piece's coefficients being blended in by mask rather than taking a pair.
+   */
+  private static final int TABLED = PIECES <= PAIR ? PIECES : PIECES - 1;
+  /** Table row per power: the TABLED coefficients, padded to whole pairs of vectors. */
+  private static final int ROW = -Math.floorDiv(-TABLED, PAIR) * PAIR;
+  /** BY_POWER[j * ROW + k] is the coefficient of u^j in piece k. */
+  private static final double[] BY_POWER = new double[(DEGREE + 1) * ROW];
+  /** LAST[j] is the coefficient of u^j in the last piece. */
+  private static final double[] LAST = new double[DEGREE + 1];
+
+  static {
+    double[] c = NormalTailFit.coefficients();
+    for (int j = 0; j <= DEGREE; j++) {
+      for (int k = 0; k < TABLED; k++) {
+        BY_POWER[j * ROW + k] = c[k * (DEGREE + 1) + j];
+      }
+      LAST[j] = c[(PIECES - 1) * (DEGREE + 1) + j];
+    }
+  }
+
+  private VectorNormal() {}
+
+  /**
+   * One of the normal functions ({@code NORMAL_*}, {@code TRUNCATED_NORMAL_*}) on n elements of in
+   * from inOff, n a multiple of the lane count, into out from outOff.
+   */
+  static void apply(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
+    double side = switch (f) {
+      case TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> -1;
+      default -> 1;
+    };
+    DoubleVector one = DoubleVector.broadcast(D, 1);
+    for (int i = 0; i < n; i += D.length()) {
+      DoubleVector x = DoubleVector.fromArray(D, in, inOff + i).mul(side);
+      VectorMask<Double> left = x.compare(LT, 0);
+      DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), left); // NaN stays NaN
+      // e^{-t^2/2} with t^2/2 = hi + lo exactly and e^{-lo} = 1 - lo, as Normal.expMinusHalfSquare;
+      // first, while few vectors are live across the call to the vector exp.
+      DoubleVector hi = t.mul(t.mul(0.5));
+      DoubleVector lo = t.fma(t.mul(0.5), hi.neg());
+      DoubleVector e = hi.neg().lanewise(EXP).mul(one.sub(lo));
+
+      // A2(t), as Normal.tail2: on [k, k + 1), k < SPLIT, the piece k polynomial in u = t - k - 1/2;
+      // from SPLIT on (and at +Infinity, giving 0) the last piece in u = (SPLIT/t)^2 - 1/2, times 1/t
+      // (SPLIT/t is SPLIT times 1/t exactly, SPLIT being a power of 2). The piece is floor(min(t, SPLIT))
+      // by truncation to int (NaN gives 0, a valid index); each lane's coefficient comes from one
+      // two-vector selectFrom per pair of table vectors (it reads index k mod 2L), later pairs blended
+      // in from their first piece on; with 8 lanes one pair holds every piece, with fewer the last
+      // piece is blended in.
+      VectorMask<Double> far = t.compare(GE, SPLIT);
+      DoubleVector piece = (DoubleVector) t.min(SPLIT)
+          .convertShape(D2I, SimdWidth.INTS_PER_DOUBLES, 0)
+          .convertShape(I2D, D, 0);
+      DoubleVector reciprocal = one.div(t);
+      DoubleVector s = reciprocal.mul(SPLIT);
+      DoubleVector u = t.sub(piece).sub(0.5).blend(s.mul(s).sub(0.5), far);
+      // The polynomial as its even and odd parts in u^2, two independent Horner chains (half the
+      // latency of one); the rounding differs from the reference's single chain by about an ulp.
+      DoubleVector uSquared = u.mul(u);
+      DoubleVector even = DoubleVector.zero(D);
+      DoubleVector odd = DoubleVector.zero(D);
+      for (int j = DEGREE; j >= 0; j--) {
+        int row = j * ROW;
+        DoubleVector c = piece.selectFrom(DoubleVector.fromArray(D, BY_POWER, row),
+            DoubleVector.fromArray(D, BY_POWER, row + D.length()));
+        for (int k = PAIR; k < ROW; k += PAIR) {
+          c = c.blend(piece.selectFrom(DoubleVector.fromArray(D, BY_POWER, row + k),
+              DoubleVector.fromArray(D, BY_POWER, row + k + D.length())), piece.compare(GE, k));
+        }
+        if (TABLED < PIECES) {
+          c = c.blend(LAST[j], far);
+        }
+        if (j % 2 == 0) {
+          even = even.fma(uSquared, c); // exactly c for the leading coefficient
+        } else {
+          odd = odd.fma(uSquared, c);
+        }
+      }
+      DoubleVector p = odd.fma(u, even);
+      DoubleVector a2 = p.blend(p.mul(reciprocal), far);
+
+      DoubleVector d = t.add(a2); // 1/A1
+      DoubleVector dd = t.fma(d, one); // d/R
+      DoubleVector phi = e.mul(INV_SQRT_2PI);
+
+      // One store per case, so that no vector merges from the cases.
+      int at = outOff + i;
+      switch (f) {
+        case NORMAL_LOG_CDF -> {
+          // Left: -hi - (lo + log(2 pi)/2 + log(t + A1)), -Infinity once hi overflows. Right:
+          // log1p(-Q) with Q = e (R / sqrt(2 pi)).
+          DoubleVector q = d.blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, R = d/dd
+          DoubleVector log = e.mul(q.mul(INV_SQRT_2PI)).neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
+          DoubleVector leftValue = hi.neg().sub(lo.add(HALF_LOG_2PI).add(log))
+              .blend(Double.NEGATIVE_INFINITY, hi.compare(EQ, Double.POSITIVE_INFINITY));
+          log.blend(leftValue, left).intoArray(out, at);
+        }
+        case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+            TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
+          // A1 = 1/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
+          DoubleVector q = phi.mul(dd).blend(one, left).div(d.neg().fma(phi, dd).blend(d, left));
+          switch (f) {
+            // phi/Phi: t + A1 on the left.
+            case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(out, at);
+            // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
+            case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE ->
+                x.add(q).blend(q, left).mul(side).intoArray(out, at);
+            // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
+            // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
+            default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(out, at);
+          }
+        }
+        case TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> {
+          // 1 - A1 A2/2 - log(t + A1) for mu < 0; log(2 pi e)/2 + log1p(-Q) - m lambda/2 otherwise,
+          // with Q = R phi = d phi/dd and lambda = phi/(1 - Q).
+          DoubleVector q = d.mul(phi).blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, Q = d phi/dd
+          DoubleVector log = q.neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
+          DoubleVector leftValue = one.sub(q.mul(0.5).mul(a2)).sub(log);
+          DoubleVector lambda = phi.div(one.sub(q));
+          log.add(HALF_LOG_2PI_E).sub(t.mul(0.5).mul(lambda)).blend(leftValue, left).intoArray(out, at);
+        }
+        default -> throw new IllegalArgumentException(f + " is not a normal function");
+      }
+    }
+  }
+}
