@@ -20,7 +20,8 @@ final class SimdKernels {
       throw new BackendUnavailableException(e.getCause().getMessage(),
           "set -D" + SimdWidth.MAX_BITS_PROPERTY + " to 128, 256 or 512, or leave it unset");
     }
-    return new KernelFamilies(new SimdVectorOps(), new SimdSpecialFunctions(), new SimdImplicitUpdates(), null);
+    return new KernelFamilies(new SimdVectorOps(), new SimdSpecialFunctions(), new SimdImplicitUpdates(), null,
+        describe());
   }
 
   /** What this backend runs with, e.g. "512-bit vectors (16 floats, 8 doubles)". */
