@@ -14,12 +14,23 @@ import java.util.ServiceLoader;
  */
 public final class BackendCatalog {
 
-  /**
-   * The order in which {@code auto} prefers backends, fastest first, family by family. blas (netlib on
-   * the system OpenBLAS) comes before jblas (its bundled OpenBLAS, and every array copied across JNI):
-   * it was the faster at every gemm shape measured (engine-blas/README.md).
-   */
+  /** The standard backends, in the order they are listed. */
   public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "jblas", "scalar");
+
+  /**
+   * The order in which {@code auto} prefers backends for a family, fastest first, from JMH runs on
+   * this project's machines (AVX-512; the figures are in the closing notes of the backend issues).
+   * The C kernels win the vector ops (dot, gather-dot, the sampled step); the Vector API wins most
+   * special functions and the lock-step implicit updates; blas (netlib on the system OpenBLAS)
+   * beats jblas (its bundled OpenBLAS, every array copied across JNI) at every gemm shape measured.
+   */
+  public static List<String> autoOrder(KernelFamily family) {
+    return switch (family) {
+      case VECTOR_OPS -> List.of("native", "simd", "blas", "jblas", "scalar");
+      case SPECIAL_FUNCTIONS, IMPLICIT_UPDATES -> List.of("simd", "native", "blas", "jblas", "scalar");
+      case MATRIX_OPS -> List.of("blas", "jblas", "native", "simd", "scalar");
+    };
+  }
 
   /** Which module each standard backend comes from, for the "not on the class path" fix. */
   private static final Map<String, String> MODULES = Map.of(
@@ -93,9 +104,9 @@ public final class BackendCatalog {
     return entries.get(name);
   }
 
-  /** The first available backend in auto order that implements the family. */
+  /** The first available backend in the family's auto order that implements it. */
   Entry best(KernelFamily family) {
-    for (String name : AUTO_ORDER) {
+    for (String name : autoOrder(family)) {
       Entry e = entries.get(name);
       if (e.available() && e.families().get(family) != null) {
         return e;

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * The kernels this JVM runs: one implementation per family, chosen at startup from
  * {@code -Dlargecat.backend} (or the environment variable {@code LARGECAT_BACKEND}), default
  * {@code auto}. {@code auto} takes, per family, the first available backend in
- * {@link BackendCatalog#AUTO_ORDER}; naming a backend takes its families and inherits the rest as
+ * {@link BackendCatalog#autoOrder}; naming a backend takes its families and inherits the rest as
  * {@code auto} would; naming a backend that cannot run is an error. With {@code -Dlargecat.check=true}
  * every call is recomputed by the scalar reference and a disagreement beyond the stated bounds throws
  * {@link KernelDisagreementException}.
