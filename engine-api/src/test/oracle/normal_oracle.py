@@ -17,6 +17,8 @@ import sys
 
 import mpmath as mp
 
+from oracle_tsv import fmt_input
+
 DPS = 50
 CHECK_DPS = 70
 CHECK_AGREEMENT = mp.mpf(10) ** -40
@@ -122,15 +124,6 @@ def check_asymptotic_series():
                 raise AssertionError(f"asymptotic series and erfc disagree at t={t}")
 
 
-def input_text(x):
-    """An input as Java's Double.parseDouble reads it back exactly."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    return repr(x)
-
-
 def output_text(v):
     if isinstance(v, str):
         return v
@@ -191,7 +184,7 @@ def normal_table(name, column, function, points, specials, comments):
             truth = specials.get(x, "nan")
         else:
             truth = output_text(precise(name, function, x))
-        rows.append((input_text(x), truth))
+        rows.append((fmt_input(x), truth))
     write_table(name, ["x", "=" + column], comments, rows)
 
 
@@ -239,7 +232,7 @@ def main():
             else:
                 values = precise(f"truncnorm side {side}", lambda m: truncated_normal(m, side), mu, tail_digits(mu))
                 outputs = tuple(output_text(v) for v in values)
-            rows.append((input_text(mu), str(side)) + outputs)
+            rows.append((fmt_input(mu), str(side)) + outputs)
     write_table(
         "truncnorm", ["mu", "side", "=mean", "=variance", "=entropy"],
         ["side 1: N(mu, 1) truncated to [0, inf); side -1: to (-inf, 0). The contract covers mu in",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.largecat.kernel.scalar.ScalarBackend;
 import org.largecat.kernel.scalar.ScalarMatrixOps;
@@ -13,8 +14,8 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
 
 class BackendSelectionTest {
 
-  /** A backend that implements only the special functions, under a standard name. */
-  private static KernelBackend partial(String name) {
+  /** A backend with this name whose load() is the given supplier. */
+  private static KernelBackend backend(String name, Supplier<KernelFamilies> load) {
     return new KernelBackend() {
       @Override
       public String name() {
@@ -23,38 +24,25 @@ class BackendSelectionTest {
 
       @Override
       public KernelFamilies load() {
-        return new KernelFamilies(null, new ScalarSpecialFunctions(), null, null);
+        return load.get();
       }
     };
+  }
+
+  /** A backend that implements only the special functions, under a standard name. */
+  private static KernelBackend partial(String name) {
+    return backend(name, () -> new KernelFamilies(null, new ScalarSpecialFunctions(), null, null));
   }
 
   /** A backend that implements only the matrix family, under a standard name. */
   private static KernelBackend matrixOnly(String name) {
-    return new KernelBackend() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public KernelFamilies load() {
-        return new KernelFamilies(null, null, null, new ScalarMatrixOps(), name + " detail");
-      }
-    };
+    return backend(name, () -> new KernelFamilies(null, null, null, new ScalarMatrixOps(), name + " detail"));
   }
 
   private static KernelBackend unavailable(String name) {
-    return new KernelBackend() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public KernelFamilies load() {
-        throw new BackendUnavailableException("the test says so", "nothing to fix");
-      }
-    };
+    return backend(name, () -> {
+      throw new BackendUnavailableException("the test says so", "nothing to fix");
+    });
   }
 
   @Test
@@ -143,17 +131,9 @@ class BackendSelectionTest {
 
   @Test
   void aBackendThatFailsOtherwiseThanUnavailableIsARealError() {
-    KernelBackend broken = new KernelBackend() {
-      @Override
-      public String name() {
-        return "simd";
-      }
-
-      @Override
-      public KernelFamilies load() {
-        throw new IllegalStateException("bug");
-      }
-    };
+    KernelBackend broken = backend("simd", () -> {
+      throw new IllegalStateException("bug");
+    });
     assertThrows(IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), broken)));
   }
 
