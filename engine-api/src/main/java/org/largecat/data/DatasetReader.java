@@ -1,0 +1,244 @@
+package org.largecat.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Reads the sparse text formats of {@link TextFormat} into a {@link Dataset} with CSR features.
+ * Multi-label rows keep their first label, as the A&R paper does (§4.2). Every problem — a
+ * malformed token, an index or label out of range, a repeated feature, NaN or ±Inf, a missing
+ * label, a header that disagrees with the body, a short file — is a {@link DataFileException}
+ * naming the file and line; nothing is skipped.
+ */
+public final class DatasetReader {
+  private final Path file;
+  private final ReadOptions options;
+  private long lineNumber;
+  private int[] labels = new int[1024];
+  private int[] indptr = new int[1025];
+  private int[] indices = new int[4096];
+  private float[] values = new float[4096];
+  private int rows;
+  private int maxColumn = -1;
+  private int maxLabel = -1;
+  private int columnLimit;
+  private int classLimit;
+
+  private DatasetReader(Path file, ReadOptions options) {
+    this.file = file;
+    this.options = options;
+    this.columnLimit = options.columns();
+    this.classLimit = options.classes();
+  }
+
+  /** Reads {@code file} as {@code options} say. */
+  public static Dataset read(Path file, ReadOptions options) throws IOException {
+    return new DatasetReader(file, options).read();
+  }
+
+  private Dataset read() throws IOException {
+    long[] header = null;
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        lineNumber++;
+        if (header == null && options.format() == TextFormat.EXTREME_CLASSIFICATION) {
+          header = parseHeader(line);
+          if (header[0] > Integer.MAX_VALUE - 8) {
+            throw error("header declares " + header[0] + " rows, more than a Java array holds");
+          }
+          columnLimit = columnLimit >= 0 ? columnLimit : (int) header[1];
+          classLimit = classLimit > 0 ? classLimit : (int) header[2];
+          continue;
+        }
+        if (options.format() == TextFormat.LIBSVM) {
+          int hash = line.indexOf('#');
+          line = hash >= 0 ? line.substring(0, hash) : line;
+          if (line.isBlank()) {
+            continue;
+          }
+        } else if (rows == header[0]) {
+          if (!line.isBlank()) {
+            throw error("the header declares " + header[0] + " rows but the file has more");
+          }
+          continue;
+        }
+        parseExample(line);
+      }
+    }
+    if (lineNumber == 0) {
+      throw new DataFileException(file, 0, "the file is empty");
+    }
+    if (header != null && rows < header[0]) {
+      throw new DataFileException(file, lineNumber, "the file ends after " + rows + " of the "
+          + header[0] + " rows its header declares");
+    }
+    if (rows == 0) {
+      throw new DataFileException(file, lineNumber, "the file has no examples");
+    }
+    int columns = columnLimit >= 0 ? columnLimit : maxColumn + 1;
+    int classes = classLimit > 0 ? classLimit : maxLabel + 1;
+    return new Dataset(new SparseFeatures(rows, columns, Arrays.copyOf(indptr, rows + 1),
+        Arrays.copyOf(indices, indptr[rows]), Arrays.copyOf(values, indptr[rows])),
+        Arrays.copyOf(labels, rows), classes);
+  }
+
+  private long[] parseHeader(String line) throws DataFileException {
+    String[] parts = line.trim().split("\\s+");
+    if (parts.length != 3) {
+      throw error("expected the header 'N D L' (rows, features, labels), found '" + line + "'");
+    }
+    long[] header = new long[3];
+    for (int i = 0; i < 3; i++) {
+      try {
+        header[i] = Long.parseLong(parts[i]);
+      } catch (NumberFormatException e) {
+        header[i] = -1;
+      }
+      if (header[i] < (i == 2 ? 1 : 0) || header[i] > Integer.MAX_VALUE) {
+        throw error("header field " + "NDL".charAt(i) + " = '" + parts[i] + "' is not a valid size");
+      }
+    }
+    return header;
+  }
+
+  private void parseExample(String line) throws DataFileException {
+    int end = line.length();
+    int pos = 0;
+    if (options.format() == TextFormat.LIBSVM) {
+      while (pos < end && Character.isWhitespace(line.charAt(pos))) {
+        pos++;
+      }
+    }
+    int labelEnd = pos;
+    while (labelEnd < end && !Character.isWhitespace(line.charAt(labelEnd))) {
+      labelEnd++;
+    }
+    if (labelEnd == pos || line.substring(pos, labelEnd).contains(":")) {
+      throw error("the example has no label");
+    }
+    int comma = line.indexOf(',', pos);
+    int firstLabelEnd = comma >= 0 && comma < labelEnd ? comma : labelEnd;
+    int label = parseIndex(line, pos, firstLabelEnd, "label", options.labelBase());
+    for (int c = firstLabelEnd; c < labelEnd; ) { // the other labels are dropped, but must be well formed
+      int next = line.indexOf(',', c + 1);
+      next = next >= 0 && next < labelEnd ? next : labelEnd;
+      parseIndex(line, c + 1, next, "label", options.labelBase());
+      c = next;
+    }
+    checkLimit(label, classLimit, "label", options.labelBase(), "K");
+    maxLabel = Math.max(maxLabel, label);
+    growRows();
+    labels[rows] = label;
+    int rowStart = indptr[rows];
+    int nz = rowStart;
+    pos = labelEnd;
+    while (true) {
+      while (pos < end && Character.isWhitespace(line.charAt(pos))) {
+        pos++;
+      }
+      if (pos == end) {
+        break;
+      }
+      int tokenEnd = pos;
+      while (tokenEnd < end && !Character.isWhitespace(line.charAt(tokenEnd))) {
+        tokenEnd++;
+      }
+      int colon = line.indexOf(':', pos);
+      if (colon < 0 || colon >= tokenEnd) {
+        throw error("'" + line.substring(pos, tokenEnd) + "' is not a feature:value pair");
+      }
+      int column = parseIndex(line, pos, colon, "feature index", options.featureBase());
+      checkLimit(column, columnLimit, "feature index", options.featureBase(), "D");
+      maxColumn = Math.max(maxColumn, column);
+      float value = parseValue(line, colon + 1, tokenEnd);
+      growValues(nz + 1);
+      indices[nz] = column;
+      values[nz] = value;
+      nz++;
+      pos = tokenEnd;
+    }
+    sortRow(rowStart, nz);
+    indptr[++rows] = nz;
+  }
+
+  private int parseIndex(String line, int from, int to, String what, int base) throws DataFileException {
+    String token = line.substring(from, to);
+    int value;
+    try {
+      value = Integer.parseInt(token);
+    } catch (NumberFormatException e) {
+      throw error(what + " '" + token + "' is not an integer");
+    }
+    if (value < base) {
+      throw error(what + " " + value + " is below " + base + " (indices are " + base + "-based here)");
+    }
+    return value - base;
+  }
+
+  private void checkLimit(int index, int limit, String what, int base, String name) throws DataFileException {
+    if (limit >= 0 && index >= limit) {
+      throw error(what + " " + (index + base) + " is beyond " + name + " = " + limit);
+    }
+  }
+
+  private float parseValue(String line, int from, int to) throws DataFileException {
+    String token = line.substring(from, to);
+    float value;
+    try {
+      value = Float.parseFloat(token);
+    } catch (NumberFormatException e) {
+      throw error("feature value '" + token + "' is not a number");
+    }
+    if (!Float.isFinite(value)) {
+      throw error("feature value '" + token + "' is not finite as a float");
+    }
+    return value;
+  }
+
+  /** Puts one row's pairs in increasing column order; a repeated column is an error. */
+  private void sortRow(int from, int to) throws DataFileException {
+    boolean sorted = true;
+    for (int j = from + 1; j < to; j++) {
+      sorted &= indices[j] > indices[j - 1];
+    }
+    if (sorted) {
+      return;
+    }
+    long[] packed = new long[to - from];
+    for (int j = from; j < to; j++) {
+      packed[j - from] = ((long) indices[j] << 32) | (Float.floatToRawIntBits(values[j]) & 0xffffffffL);
+    }
+    Arrays.sort(packed);
+    for (int j = from; j < to; j++) {
+      indices[j] = (int) (packed[j - from] >>> 32);
+      values[j] = Float.intBitsToFloat((int) packed[j - from]);
+      if (j > from && indices[j] == indices[j - 1]) {
+        throw error("feature index " + (indices[j] + options.featureBase()) + " appears twice");
+      }
+    }
+  }
+
+  private void growRows() {
+    if (rows + 1 >= labels.length) {
+      labels = Arrays.copyOf(labels, labels.length * 2);
+      indptr = Arrays.copyOf(indptr, indptr.length * 2);
+    }
+  }
+
+  private void growValues(int needed) {
+    if (needed > indices.length) {
+      int size = Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, indices.length * 2L));
+      indices = Arrays.copyOf(indices, size);
+      values = Arrays.copyOf(values, size);
+    }
+  }
+
+  private DataFileException error(String reason) {
+    return new DataFileException(file, lineNumber, reason);
+  }
+}

@@ -1,0 +1,55 @@
+package org.largecat.data;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes a {@link Dataset} in the repository's text format, the Extreme Classification one
+ * ({@link TextFormat#EXTREME_CLASSIFICATION}, 0-based): header {@code N D K}, then
+ * {@code label f:v f:v ...} with zeros left out and values written round-trip exact.
+ */
+public final class DatasetWriter {
+  private DatasetWriter() {}
+
+  /** Writes {@code data} to {@code file}, replacing it. */
+  public static void write(Dataset data, Path file) throws IOException {
+    Features x = data.features();
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write(data.rows() + " " + data.columns() + " " + data.classes());
+      out.newLine();
+      StringBuilder line = new StringBuilder();
+      for (int n = 0; n < data.rows(); n++) {
+        line.setLength(0);
+        line.append(data.labels()[n]);
+        switch (x) {
+          case SparseFeatures s -> {
+            for (int j = s.indptr()[n]; j < s.indptr()[n + 1]; j++) {
+              appendPair(line, s.indices()[j], s.values()[j]);
+            }
+          }
+          case DenseFeatures d -> {
+            for (int j = 0; j < d.columns(); j++) {
+              appendPair(line, j, d.values()[n * d.columns() + j]);
+            }
+          }
+        }
+        out.append(line);
+        out.newLine();
+      }
+    }
+  }
+
+  private static void appendPair(StringBuilder line, int column, float value) {
+    if (value != 0) {
+      line.append(' ').append(column).append(':');
+      if (value == Math.rint(value) && Math.abs(value) < 1e7f) {
+        line.append((int) value);
+      } else {
+        line.append(value);
+      }
+    }
+  }
+}

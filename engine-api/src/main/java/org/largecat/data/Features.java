@@ -1,0 +1,43 @@
+package org.largecat.data;
+
+import org.largecat.kernel.VectorOps;
+
+/**
+ * The feature rows x_n of a dataset, dense or CSR-sparse, with the two batched kernels every sampled
+ * trainer runs per example: scores of a class subset against x_n, and a rank-one update of those
+ * classes' weight rows along x_n. A dataset with no columns (a bias-only model) has scores 0.
+ */
+public sealed interface Features permits DenseFeatures, SparseFeatures {
+
+  /** Number of rows N. */
+  int rows();
+
+  /** Number of columns D (may be 0). */
+  int columns();
+
+  /** Number of stored values: N·D when dense. */
+  long storedValues();
+
+  /** out[outOff + i] = W[classes[off + i]] . x_row for i < count, W the k x D row-major weights. */
+  void gatherDot(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
+      double[] out, int outOff);
+
+  /** W[classes[off + i]] += coef[coefOff + i] * x_row for i < count. */
+  void scatterAxpy(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
+      float[] coef, int coefOff);
+
+  /** Returns ||x_row||². */
+  double squaredNorm(int row);
+
+  /** Returns the value at (row, column). */
+  float get(int row, int column);
+
+  /** Returns the rows listed, in that order. */
+  Features subset(int[] rowIndices);
+
+  /** Returns a copy in which every column is divided by its factor (factors of 0 leave it as is). */
+  Features scaleColumns(float[] factors);
+
+  /** Returns the largest absolute value in each column. */
+  float[] columnMaxAbs();
+}

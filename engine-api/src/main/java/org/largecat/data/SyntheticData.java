@@ -1,0 +1,90 @@
+package org.largecat.data;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/** Generators of datasets with known truth; the same seed gives the same set. */
+public final class SyntheticData {
+  private SyntheticData() {}
+
+  /**
+   * The A&R paper's toy set (§4.1, after Titsias 2016): no covariates, label k with probability
+   * p_k ∝ p̃_k² where p̃_k ~ U[0, 1]. The truth is a bias-only softmax with b_k = log p_k.
+   * The paper uses {@code classes} = 10⁴ and {@code rows} = 3·10⁵.
+   */
+  public static SyntheticSet arToy(int classes, int rows, long seed) {
+    requirePositive("classes", classes);
+    requirePositive("rows", rows);
+    SplittableRandom random = new SplittableRandom(seed);
+    double[] p = new double[classes];
+    double total = 0;
+    for (int k = 0; k < classes; k++) {
+      double u = random.nextDouble();
+      p[k] = u * u;
+      total += p[k];
+    }
+    double[] cumulative = new double[classes];
+    double[] logP = new double[classes];
+    double running = 0;
+    for (int k = 0; k < classes; k++) {
+      p[k] /= total;
+      running += p[k];
+      cumulative[k] = running;
+      logP[k] = Math.log(p[k]);
+    }
+    int[] labels = new int[rows];
+    for (int n = 0; n < rows; n++) {
+      int k = Arrays.binarySearch(cumulative, random.nextDouble() * running);
+      labels[n] = Math.min(k >= 0 ? k : -k - 1, classes - 1);
+    }
+    Features none = new SparseFeatures(rows, 0, new int[rows + 1], new int[0], new float[0]);
+    return new SyntheticSet(new Dataset(none, labels, classes), new float[0], logP);
+  }
+
+  /**
+   * Linear softmax data with covariates: x_n ~ N(0, I_D), W_kd ~ N(0, weightScale²), b_k ~ N(0,
+   * weightScale²), y_n drawn from softmax(W x_n + b) exactly (Gumbel-max). Stored densely.
+   */
+  public static SyntheticSet linearSoftmax(int rows, int columns, int classes, double weightScale, long seed) {
+    requirePositive("rows", rows);
+    requirePositive("columns", columns);
+    requirePositive("classes", classes);
+    if (!(weightScale > 0 && weightScale < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("weightScale = " + weightScale + " must be positive and finite");
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    float[] w = new float[Math.multiplyExact(classes, columns)];
+    double[] b = new double[classes];
+    for (int i = 0; i < w.length; i++) {
+      w[i] = (float) (weightScale * random.nextGaussian());
+    }
+    for (int k = 0; k < classes; k++) {
+      b[k] = (float) (weightScale * random.nextGaussian());
+    }
+    float[] x = new float[Math.multiplyExact(rows, columns)];
+    int[] labels = new int[rows];
+    for (int n = 0; n < rows; n++) {
+      for (int j = 0; j < columns; j++) {
+        x[n * columns + j] = (float) random.nextGaussian();
+      }
+      double best = Double.NEGATIVE_INFINITY;
+      for (int k = 0; k < classes; k++) {
+        double score = b[k] - Math.log(-Math.log(random.nextDouble(Double.MIN_NORMAL, 1.0)));
+        for (int j = 0; j < columns; j++) {
+          score += (double) w[k * columns + j] * x[n * columns + j];
+        }
+        if (score > best) {
+          best = score;
+          labels[n] = k;
+        }
+      }
+    }
+    return new SyntheticSet(new Dataset(new DenseFeatures(rows, columns, x), labels, classes), w, b);
+  }
+
+  private static void requirePositive(String name, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " = " + value + " must be >= 1");
+    }
+  }
+}
