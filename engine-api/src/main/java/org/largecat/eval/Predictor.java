@@ -1,0 +1,66 @@
+package org.largecat.eval;
+
+import org.largecat.data.Features;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+
+/**
+ * The class probabilities of a {@link LinearModel} for one example at a time: all K utilities
+ * ψ = W x + b by one gather-dot, then the link's log-probabilities. One per thread; reused.
+ */
+public final class Predictor {
+  private final LinearModel model;
+  private final Kernels kernels;
+  private final int[] allClasses;
+
+  public Predictor(LinearModel model, Kernels kernels) {
+    this.model = model;
+    this.kernels = kernels;
+    this.allClasses = new int[model.classes()];
+    for (int k = 0; k < allClasses.length; k++) {
+      allClasses[k] = k;
+    }
+  }
+
+  /** psi[k] = w_k · x_row + b_k for every class. */
+  public void utilities(Features x, int row, double[] psi) {
+    x.gatherDot(kernels.vectorOps(), model.weights(), model.classes(), row, allClasses, 0, allClasses.length, psi, 0);
+    double[] b = model.biases();
+    for (int k = 0; k < psi.length; k++) {
+      psi[k] += b[k];
+    }
+  }
+
+  /** log p(y | ψ) under the model's link. */
+  public double logProbability(double[] psi, int y) {
+    return switch (model.link()) {
+      case SOFTMAX -> psi[y] - kernels.vectorOps().logSumExp(psi.length, psi, 0);
+      case PROBIT, LOGISTIC -> throw new UnsupportedOperationException("probit and logistic evaluation arrive with the quadrature");
+    };
+  }
+
+  /** out[k] = log p(k | ψ) for every class. */
+  public void logProbabilities(double[] psi, double[] out) {
+    switch (model.link()) {
+      case SOFTMAX -> {
+        double logZ = kernels.vectorOps().logSumExp(psi.length, psi, 0);
+        for (int k = 0; k < psi.length; k++) {
+          out[k] = psi[k] - logZ;
+        }
+      }
+      case PROBIT, LOGISTIC -> throw new UnsupportedOperationException("probit and logistic evaluation arrive with the quadrature");
+    }
+  }
+
+  /** The number of classes ranked above y: larger ψ, or equal ψ at a smaller index. */
+  public static int rank(double[] psi, int y) {
+    int above = 0;
+    double target = psi[y];
+    for (int k = 0; k < psi.length; k++) {
+      if (psi[k] > target || (psi[k] == target && k < y)) {
+        above++;
+      }
+    }
+    return above;
+  }
+}

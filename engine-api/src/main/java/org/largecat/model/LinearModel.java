@@ -1,0 +1,26 @@
+package org.largecat.model;
+
+import java.util.Objects;
+
+/**
+ * A linear categorical model: mean utilities ψ_k = w_k · x + b_k (A&R §4), weights K x D row-major
+ * float, biases double, and the {@link Link} that turns utilities into probabilities.
+ */
+public record LinearModel(Link link, int classes, int columns, float[] weights, double[] biases) {
+
+  public LinearModel {
+    Objects.requireNonNull(link, "link");
+    if (classes < 1 || columns < 0) {
+      throw new IllegalArgumentException("classes = " + classes + " must be >= 1 and columns = " + columns + " >= 0");
+    }
+    if (weights.length != (long) classes * columns || biases.length != classes) {
+      throw new IllegalArgumentException("weights has " + weights.length + " and biases " + biases.length
+          + " elements; K = " + classes + ", D = " + columns + " needs K·D and K");
+    }
+  }
+
+  /** A model with every weight and bias 0. */
+  public static LinearModel zeros(Link link, int classes, int columns) {
+    return new LinearModel(link, classes, columns, new float[Math.multiplyExact(classes, columns)], new double[classes]);
+  }
+}

@@ -1,0 +1,98 @@
+package org.largecat.model;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+
+/**
+ * The binary model file: magic {@code LCATMDL1}, format version, link, K, D, the weights (float) and
+ * biases (double) big-endian, then the CRC-32 of everything before it. Loading gives back the
+ * saved model bit for bit; a file with another magic or version, a short file, trailing bytes or a
+ * checksum mismatch is refused with an {@link IOException} that names the file and the reason.
+ */
+public final class ModelFile {
+  private static final long MAGIC = 0x4C4341544D444C31L; // "LCATMDL1"
+  private static final int VERSION = 1;
+
+  private ModelFile() {}
+
+  /** Writes {@code model} to {@code file}, replacing it. */
+  public static void write(LinearModel model, Path file) throws IOException {
+    CRC32 crc = new CRC32();
+    try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        DataOutputStream out = new DataOutputStream(new CheckedOutputStream(raw, crc))) {
+      out.writeLong(MAGIC);
+      out.writeInt(VERSION);
+      out.writeUTF(model.link().name());
+      out.writeInt(model.classes());
+      out.writeInt(model.columns());
+      for (float w : model.weights()) {
+        out.writeFloat(w);
+      }
+      for (double b : model.biases()) {
+        out.writeDouble(b);
+      }
+      out.flush();
+      new DataOutputStream(raw).writeInt((int) crc.getValue());
+    }
+  }
+
+  /** Reads a model written by {@link #write}. */
+  public static LinearModel read(Path file) throws IOException {
+    CRC32 crc = new CRC32();
+    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
+      if (in.readLong() != MAGIC) {
+        throw refused(file, "not a largecat model file (wrong magic number)");
+      }
+      int version = in.readInt();
+      if (version != VERSION) {
+        throw refused(file, "model format version " + version + "; this largecat reads version " + VERSION);
+      }
+      Link link;
+      try {
+        link = Link.valueOf(in.readUTF());
+      } catch (IllegalArgumentException e) {
+        throw refused(file, "unknown link in header");
+      }
+      int classes = in.readInt();
+      int columns = in.readInt();
+      if (classes < 1 || columns < 0 || (long) classes * columns > Integer.MAX_VALUE - 8) {
+        throw refused(file, "header gives K = " + classes + ", D = " + columns + ", not a valid shape");
+      }
+      float[] weights = new float[classes * columns];
+      for (int i = 0; i < weights.length; i++) {
+        weights[i] = in.readFloat();
+      }
+      double[] biases = new double[classes];
+      for (int k = 0; k < classes; k++) {
+        biases[k] = in.readDouble();
+      }
+      int expected = (int) crc.getValue();
+      int stored = new DataInputStream(raw).readInt();
+      if (stored != expected) {
+        throw refused(file, "checksum mismatch (the file is corrupt)");
+      }
+      if (raw.read() != -1) {
+        throw refused(file, "unexpected bytes after the checksum");
+      }
+      return new LinearModel(link, classes, columns, weights, biases);
+    } catch (EOFException e) {
+      throw refused(file, "the file is truncated");
+    }
+  }
+
+  private static IOException refused(Path file, String reason) {
+    return new IOException(file + ": cannot load model: " + reason);
+  }
+}

@@ -1,0 +1,360 @@
+package org.largecat.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.largecat.data.Dataset;
+import org.largecat.data.Features;
+import org.largecat.data.SparseFeatures;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+
+/**
+ * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2, and
+ * the OVE and exact baselines with the same machinery).
+ *
+ * <p>Each iteration takes the next mini-batch of an epoch's permutation (the last batch of an epoch
+ * may be smaller, so a batch never holds an example twice), and for each example samples |S| classes
+ * uniformly without replacement from the K − 1 others. Phase one, split across threads by example:
+ * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
+ * and one scatter-axpy of the coefficients into the thread's own gradient buffer. Phase two, split
+ * across threads by class rows: for every touched row (dense x) or touched (row, feature) pair
+ * (sparse x), the buffers are summed, scaled by N/|B|, and applied with the adaptive step of
+ * {@link StepSizeSchedule}; s is decayed lazily for the iterations in which the coordinate had no
+ * gradient, which gives exactly the dense schedule. Random draws come from a stream keyed by (seed,
+ * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
+ * thread count.
+ */
+public final class SampledTrainer implements AutoCloseable {
+  private final Dataset data;
+  private final LinearModel model;
+  private final TrainingOptions options;
+  private final Kernels kernels;
+  private final SampledBound bound;
+  private final int classes;
+  private final int columns;
+  private final int sampled;
+  private final int slots;
+  private final double weight;
+  private final SparseFeatures sparse;
+
+  private final float[][] gradient;
+  private final double[][] biasGradient;
+  private final float[] squares;
+  private final double[] biasSquares;
+  private final int[] rowLast;
+  private final int[] coordinateLast;
+
+  private final int[] order;
+  private int position;
+  private long epoch;
+  private final int[] batchRows;
+  private int batchSize;
+  private final int[] batchExamples;
+
+  private final ExampleWorker[] workers;
+  private final List<Callable<Void>> examplePhase = new ArrayList<>();
+  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final ExecutorService pool;
+  private int iteration;
+  private double lastBound = Double.NaN;
+
+  /**
+   * Prepares to train {@code model} in place on {@code data}; the model's link must be the method's.
+   * Call {@link #initialise} first for the paper's random start.
+   */
+  public SampledTrainer(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
+    if (model.link() != options.method().link()) {
+      throw new IllegalArgumentException(options.method().label() + " fits a " + options.method().link()
+          + " model, not " + model.link());
+    }
+    if (model.classes() != data.classes() || model.columns() != data.columns()) {
+      throw new IllegalArgumentException("model is K = " + model.classes() + ", D = " + model.columns()
+          + " but the data are K = " + data.classes() + ", D = " + data.columns());
+    }
+    if (data.classes() < 2) {
+      throw new IllegalArgumentException("training needs at least 2 classes, the data have " + data.classes());
+    }
+    this.data = data;
+    this.model = model;
+    this.options = options;
+    this.kernels = kernels;
+    this.classes = data.classes();
+    this.columns = data.columns();
+    this.sampled = options.method() == Method.EXACT_SOFTMAX ? classes - 1 : Math.min(options.sampled(), classes - 1);
+    this.slots = sampled + 1;
+    this.weight = (classes - 1) / (double) sampled;
+    this.bound = switch (options.method()) {
+      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows());
+      case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
+      case OVE -> new OneVsEach();
+      case EXACT_SOFTMAX -> new ExactSoftmax();
+    };
+    this.sparse = data.features() instanceof SparseFeatures s ? s : null;
+    int threads = options.threads();
+    int cells = Math.multiplyExact(classes, columns);
+    gradient = new float[threads][cells];
+    biasGradient = new double[threads][classes];
+    squares = new float[cells];
+    biasSquares = new double[classes];
+    rowLast = new int[classes];
+    coordinateLast = sparse != null ? new int[cells] : null;
+    order = new int[data.rows()];
+    batchExamples = new int[Math.min(options.batch(), data.rows())];
+    batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
+    workers = new ExampleWorker[threads];
+    for (int r = 0; r < threads; r++) {
+      workers[r] = new ExampleWorker(r);
+      int thread = r;
+      examplePhase.add(() -> {
+        workers[thread].run();
+        return null;
+      });
+      updatePhase.add(() -> {
+        update(thread);
+        return null;
+      });
+    }
+    pool = threads > 1 ? Executors.newFixedThreadPool(threads, runnable -> {
+      Thread t = new Thread(runnable, "largecat-train");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+    newEpoch();
+  }
+
+  /** Draws the initial weights N(0, weightScale²) and biases N(0, biasScale²) from the seed (§4). */
+  public static void initialise(LinearModel model, TrainingOptions options) {
+    SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
+    float[] w = model.weights();
+    for (int i = 0; i < w.length; i++) {
+      w[i] = (float) (options.weightScale() * random.nextGaussian());
+    }
+    double[] b = model.biases();
+    for (int k = 0; k < b.length; k++) {
+      b[k] = options.biasScale() * random.nextGaussian();
+    }
+  }
+
+  /** Iterations per epoch: ⌈N / |B|⌉. */
+  public int iterationsPerEpoch() {
+    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+  }
+
+  /** Iterations done so far. */
+  public int iterations() {
+    return iteration;
+  }
+
+  /** The last iteration's estimate of the bound on the whole training set, (N/|B|) Σ_B L̂_n. */
+  public double lastBound() {
+    return lastBound;
+  }
+
+  /** Runs one iteration and returns its bound estimate. */
+  public double step() {
+    iteration++;
+    nextBatch();
+    run(examplePhase);
+    run(updatePhase);
+    double sum = 0;
+    for (ExampleWorker w : workers) {
+      sum += w.boundSum;
+    }
+    lastBound = data.rows() / (double) batchSize * sum;
+    return lastBound;
+  }
+
+  private void run(List<Callable<Void>> phase) {
+    if (pool == null) {
+      try {
+        phase.get(0).call();
+      } catch (Exception e) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+      return;
+    }
+    try {
+      for (Future<Void> f : pool.invokeAll(phase)) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("training interrupted", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+  }
+
+  private void newEpoch() {
+    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch++);
+    for (int i = 0; i < order.length; i++) {
+      int j = random.nextInt(i + 1);
+      order[i] = order[j];
+      order[j] = i;
+    }
+    position = 0;
+  }
+
+  private void nextBatch() {
+    if (position == order.length) {
+      newEpoch();
+    }
+    batchSize = Math.min(batchExamples.length, order.length - position);
+    System.arraycopy(order, position, batchExamples, 0, batchSize);
+    position += batchSize;
+  }
+
+  /** Phase one for the examples [r·B/T, (r+1)·B/T) of the batch. */
+  private final class ExampleWorker {
+    private final int thread;
+    private final SampledBound.Worker bound;
+    private final CounterRandom random = new CounterRandom();
+    private final double[] scores = new double[slots];
+    private final float[] coef = new float[slots];
+    private final int[] mark = new int[classes];
+    private int stamp;
+    double boundSum;
+
+    ExampleWorker(int thread) {
+      this.thread = thread;
+      this.bound = SampledTrainer.this.bound.worker(kernels, slots);
+    }
+
+    void run() {
+      boundSum = 0;
+      int threads = workers.length;
+      int from = (int) ((long) batchSize * thread / threads);
+      int to = (int) ((long) batchSize * (thread + 1) / threads);
+      Features x = data.features();
+      float[] w = model.weights();
+      double[] b = model.biases();
+      float[] grad = gradient[thread];
+      double[] biasGrad = biasGradient[thread];
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        random.reseed(options.seed(), iteration, n);
+        sampleClasses(data.labels()[n], base);
+        x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
+        for (int j = 0; j < slots; j++) {
+          scores[j] += b[batchRows[base + j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, coef, random);
+        x.scatterAxpy(kernels.vectorOps(), grad, classes, n, batchRows, base, slots, coef, 0);
+        for (int j = 0; j < slots; j++) {
+          biasGrad[batchRows[base + j]] += coef[j];
+        }
+      }
+    }
+
+    /** Writes y then |S| distinct classes ≠ y (Floyd's algorithm over the K − 1 others) at batchRows[base..]. */
+    private void sampleClasses(int label, int base) {
+      batchRows[base] = label;
+      if (sampled == classes - 1) {
+        for (int k = 0, j = base + 1; k < classes; k++) {
+          if (k != label) {
+            batchRows[j++] = k;
+          }
+        }
+        return;
+      }
+      if (++stamp == Integer.MAX_VALUE) {
+        java.util.Arrays.fill(mark, 0);
+        stamp = 1;
+      }
+      int others = classes - 1;
+      int j = base + 1;
+      for (int top = others - sampled; top < others; top++) {
+        int v = random.nextInt(top + 1);
+        if (mark[v] == stamp) {
+          v = top;
+        }
+        mark[v] = stamp;
+        batchRows[j++] = v >= label ? v + 1 : v;
+      }
+    }
+  }
+
+  /** Phase two for the class rows [r·K/T, (r+1)·K/T). */
+  private void update(int thread) {
+    int threads = workers.length;
+    int lo = (int) ((long) classes * thread / threads);
+    int hi = (int) ((long) classes * (thread + 1) / threads);
+    double rate = options.stepSize().rate(iteration);
+    double scale = data.rows() / (double) batchSize;
+    for (int i = 0, end = batchSize * slots; i < end; i++) {
+      int k = batchRows[i];
+      if (k < lo || k >= hi) {
+        continue;
+      }
+      int last = rowLast[k];
+      if (last != iteration) {
+        rowLast[k] = iteration;
+        updateBias(k, last, rate, scale);
+        if (sparse == null) {
+          for (int c = k * columns, end2 = c + columns; c < end2; c++) {
+            updateCoordinate(c, last, rate, scale);
+          }
+        }
+      }
+      if (sparse != null) {
+        int n = batchExamples[i / slots];
+        for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
+          int c = k * columns + sparse.indices()[j];
+          int lastC = coordinateLast[c];
+          if (lastC != iteration) {
+            coordinateLast[c] = iteration;
+            updateCoordinate(c, lastC, rate, scale);
+          }
+        }
+      }
+    }
+  }
+
+  private void updateCoordinate(int c, int last, double rate, double scale) {
+    double g = 0;
+    for (float[] grad : gradient) {
+      g += grad[c];
+      grad[c] = 0;
+    }
+    g *= scale;
+    double s = nextSquare(squares[c], g, last);
+    squares[c] = (float) s;
+    model.weights()[c] += (float) (rate * g / (1 + Math.sqrt(s)));
+  }
+
+  private void updateBias(int k, int last, double rate, double scale) {
+    double g = 0;
+    for (double[] grad : biasGradient) {
+      g += grad[k];
+      grad[k] = 0;
+    }
+    g *= scale;
+    double s = nextSquare(biasSquares[k], g, last);
+    biasSquares[k] = s;
+    model.biases()[k] += rate * g / (1 + Math.sqrt(s));
+  }
+
+  /** s(t) = smoothing·g² + (1 − smoothing)^(t − last)·s(last): the decays of the idle iterations folded in. */
+  private double nextSquare(double previous, double g, int last) {
+    if (last == 0) {
+      return g * g;
+    }
+    double keep = 1 - options.stepSize().smoothing();
+    int idle = iteration - last;
+    return options.stepSize().smoothing() * g * g + (idle == 1 ? keep : Math.pow(keep, idle)) * previous;
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+}

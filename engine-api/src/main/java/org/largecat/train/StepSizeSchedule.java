@@ -1,0 +1,30 @@
+package org.largecat.train;
+
+/**
+ * The adaptive step size of A&R §4 (Kucukelbir et al. 2017): per coordinate,
+ * ρ(t) = ρ₀·decay^⌊t/every⌋ · t^(−1/2+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1),
+ * with s(1) = g² at a coordinate's first gradient.
+ *
+ * @param rho0 ρ₀ (paper: 0.02)
+ * @param decay the factor applied to ρ₀ every {@code every} iterations (paper: 0.9)
+ * @param every iterations between decays (paper: 2000)
+ * @param smoothing the weight of the new g² in s (paper: 0.1)
+ */
+public record StepSizeSchedule(double rho0, double decay, int every, double smoothing) {
+
+  /** The paper's values. */
+  public static final StepSizeSchedule PAPER = new StepSizeSchedule(0.02, 0.9, 2000, 0.1);
+
+  public StepSizeSchedule {
+    if (!(rho0 > 0 && rho0 < Double.POSITIVE_INFINITY) || !(decay > 0 && decay <= 1) || every < 1
+        || !(smoothing > 0 && smoothing <= 1)) {
+      throw new IllegalArgumentException("step size: rho0 = " + rho0 + " must be positive, decay = " + decay
+          + " in (0, 1], every = " + every + " >= 1, smoothing = " + smoothing + " in (0, 1]");
+    }
+  }
+
+  /** ρ₀·decay^⌊t/every⌋·t^(−1/2+1e−16): the rate before the per-coordinate factor 1/(1 + √s). */
+  double rate(long t) {
+    return rho0 * Math.pow(decay, t / every) * Math.pow(t, -0.5 + 1e-16);
+  }
+}

@@ -1,0 +1,54 @@
+package org.largecat.train;
+
+import java.util.Objects;
+
+/**
+ * Settings of a {@link SampledTrainer} run.
+ *
+ * @param method the bound to maximise
+ * @param batch examples per iteration |B|
+ * @param sampled classes sampled per example |S| (ignored by exact softmax, which uses all K − 1)
+ * @param seed the seed; with the same thread count a run is reproducible bit for bit
+ * @param threads worker threads (≥ 1)
+ * @param stepSize the adaptive schedule of the global step
+ * @param weightScale standard deviation of the initial weights (paper: 0.1)
+ * @param biasScale standard deviation of the initial biases (paper: 0.001)
+ */
+public record TrainingOptions(Method method, int batch, int sampled, long seed, int threads,
+    StepSizeSchedule stepSize, double weightScale, double biasScale) {
+
+  public TrainingOptions {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(stepSize, "stepSize");
+    if (batch < 1 || sampled < 1 || threads < 1) {
+      throw new IllegalArgumentException("batch = " + batch + ", sampled = " + sampled + ", threads = " + threads
+          + ": each must be >= 1");
+    }
+    if (!(weightScale >= 0 && weightScale < Double.POSITIVE_INFINITY) || !(biasScale >= 0 && biasScale < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("weightScale = " + weightScale + " and biasScale = " + biasScale
+          + " must be finite and >= 0");
+    }
+  }
+
+  /** The paper's settings (§4) for {@code method}, with |B| = 500, |S| = 100, all cores. */
+  public static TrainingOptions defaults(Method method) {
+    return new TrainingOptions(method, 500, 100, 1, Runtime.getRuntime().availableProcessors(),
+        StepSizeSchedule.PAPER, 0.1, 0.001);
+  }
+
+  public TrainingOptions withBatch(int batch, int sampled) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+  }
+
+  public TrainingOptions withSeed(long seed) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+  }
+
+  public TrainingOptions withThreads(int threads) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+  }
+
+  public TrainingOptions withStepSize(StepSizeSchedule stepSize) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+  }
+}

@@ -1,0 +1,57 @@
+package org.largecat.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.largecat.data.Dataset;
+import org.largecat.data.SyntheticData;
+import org.largecat.data.SyntheticSet;
+import org.largecat.eval.Evaluation;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+
+class SampledTrainerTest {
+  private static final Kernels KERNELS = Kernels.of("scalar");
+  private static final int CLASSES = 20;
+  private static final int COLUMNS = 10;
+
+  private static final SyntheticSet TRAIN = SyntheticData.linearSoftmax(20_000, COLUMNS, CLASSES, 0.5, 11);
+  private static final SyntheticSet TEST = SyntheticData.linearSoftmax(5_000, COLUMNS, CLASSES, 0.5, 11);
+
+  private static LinearModel train(Method method, int iterations, int threads, long seed) {
+    TrainingOptions options = TrainingOptions.defaults(method).withBatch(200, 5).withThreads(threads).withSeed(seed)
+        .withStepSize(new StepSizeSchedule(0.05, 0.9, 2000, 0.1));
+    LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
+    SampledTrainer.initialise(model, options);
+    try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
+      for (int t = 0; t < iterations; t++) {
+        double bound = trainer.step();
+        assertTrue(Double.isFinite(bound), method + ": bound " + bound + " at iteration " + (t + 1));
+      }
+    }
+    return model;
+  }
+
+  @Test
+  void arSoftmaxMatchesExactSoftmaxOnKnownTruth() {
+    // The test set is drawn from the same model as the training set (same seed for W, fresh rows).
+    double truth = Evaluation.evaluate(new LinearModel(org.largecat.model.Link.SOFTMAX, CLASSES, COLUMNS,
+        TRAIN.weights(), TRAIN.biases()), TEST.data(), KERNELS, 5, 1).meanLogLikelihood();
+    double exact = Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    double ar = Evaluation.evaluate(train(Method.AR_SOFTMAX, 3000, 2, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    double ove = Evaluation.evaluate(train(Method.OVE, 3000, 2, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    System.out.printf("truth %.5f exact %.5f ar %.5f ove %.5f uniform %.5f%n", truth, exact, ar, ove, -Math.log(CLASSES));
+    assertEquals(exact, ar, 0.01 * Math.abs(exact), "A&R softmax vs exact softmax test log-likelihood");
+    assertEquals(truth, exact, 0.02 * Math.abs(truth), "exact softmax vs the generating model");
+  }
+
+  @Test
+  void sameSeedAndThreadsGiveTheSameWeights() {
+    LinearModel a = train(Method.AR_SOFTMAX, 50, 2, 7);
+    LinearModel b = train(Method.AR_SOFTMAX, 50, 2, 7);
+    assertArrayEquals(a.weights(), b.weights());
+    assertArrayEquals(a.biases(), b.biases());
+  }
+}
