@@ -12,6 +12,7 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
+      """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + """
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -31,6 +32,10 @@ public final class Largecat {
     try {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
+        case "train" -> TrainCommand.run(rest, out, err);
+        case "evaluate" -> EvaluateCommand.evaluate(rest, out);
+        case "predict" -> EvaluateCommand.predict(rest, out);
+        case "data" -> DataCommand.run(rest, err);
         case "bench" -> {
           org.openjdk.jmh.Main.main(rest);
           yield 0;
@@ -40,6 +45,10 @@ public final class Largecat {
     } catch (UsageException e) {
       err.println("largecat: " + e.getMessage());
       err.print(USAGE);
+      return 2;
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      // Bad input files and bad values: the message names the file, line or argument.
+      err.println("largecat: " + e.getMessage());
       return 2;
     }
   }

@@ -1,0 +1,106 @@
+package org.largecat.cli;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code --name value} and {@code --flag} arguments of one subcommand. Unknown names, a missing
+ * value, a value of the wrong type and a missing required option are {@link Largecat.UsageException}s
+ * that name the option.
+ */
+final class CommandLine {
+  private final String command;
+  private final Map<String, String> values = new HashMap<>();
+  private final Set<String> flags = new HashSet<>();
+
+  /**
+   * Parses {@code args} for {@code command}, which takes the options in {@code valued} (each followed
+   * by a value) and the switches in {@code switches}.
+   */
+  CommandLine(String command, String[] args, List<String> valued, List<String> switches) {
+    this.command = command;
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      if (switches.contains(name)) {
+        flags.add(name);
+      } else if (valued.contains(name)) {
+        if (i + 1 >= args.length) {
+          throw usage(name + " needs a value");
+        }
+        values.put(name, args[++i]);
+      } else {
+        throw usage("unknown option '" + name + "'");
+      }
+    }
+  }
+
+  boolean has(String name) {
+    return flags.contains(name) || values.containsKey(name);
+  }
+
+  String string(String name, String fallback) {
+    return values.getOrDefault(name, fallback);
+  }
+
+  Path requiredPath(String name) {
+    String v = values.get(name);
+    if (v == null) {
+      throw usage(name + " FILE is required");
+    }
+    return Path.of(v);
+  }
+
+  Path path(String name) {
+    String v = values.get(name);
+    return v == null ? null : Path.of(v);
+  }
+
+  int integer(String name, int fallback, int min) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      int parsed = Integer.parseInt(v);
+      if (parsed < min) {
+        throw usage(name + " " + v + " must be >= " + min);
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw usage(name + " '" + v + "' is not an integer");
+    }
+  }
+
+  long longValue(String name, long fallback) {
+    String v = values.get(name);
+    try {
+      return v == null ? fallback : Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw usage(name + " '" + v + "' is not an integer");
+    }
+  }
+
+  double positive(String name, double fallback) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      double parsed = Double.parseDouble(v);
+      if (!(parsed > 0 && parsed < Double.POSITIVE_INFINITY)) {
+        throw usage(name + " " + v + " must be a positive finite number");
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw usage(name + " '" + v + "' is not a number");
+    }
+  }
+
+  Largecat.UsageException usage(String message) {
+    return new Largecat.UsageException(command + ": " + message);
+  }
+}

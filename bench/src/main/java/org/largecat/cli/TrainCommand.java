@@ -1,0 +1,125 @@
+package org.largecat.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.largecat.data.Dataset;
+import org.largecat.data.Preprocessing;
+import org.largecat.eval.Evaluation;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.model.ModelFile;
+import org.largecat.train.Method;
+import org.largecat.train.SampledTrainer;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.TrainingOptions;
+
+/** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
+final class TrainCommand {
+  static final String USAGE = """
+             largecat train --train FILE [--test FILE] --method ar-softmax|ar-probit|ar-logistic|ove|exact-softmax
+                            [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
+                            [--rho0 X] [--scale-max] [--drop-unseen] [--model OUT] [--json]
+                            [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
+                                                       train; progress on standard error, a JSON summary with --json
+      """;
+  private static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
+      "--batch", "--sampled", "--seed", "--threads", "--rho0", "--model", "--format", "--feature-base", "--label-base");
+
+  private TrainCommand() {}
+
+  static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
+    CommandLine args = new CommandLine("train", rest, VALUED, List.of("--json", "--scale-max", "--drop-unseen"));
+    Method method;
+    try {
+      method = Method.byLabel(args.string("--method", ""));
+    } catch (IllegalArgumentException e) {
+      throw args.usage(e.getMessage());
+    }
+    Dataset train = DataFiles.read(args, args.requiredPath("--train"), -1, -1);
+    Path testFile = args.path("--test");
+    Dataset test = testFile == null ? null : DataFiles.read(args, testFile, train.columns(), train.classes());
+    if (test != null && args.has("--drop-unseen")) {
+      int before = test.rows();
+      test = Preprocessing.dropUnseenClasses(train, test);
+      err.printf("train: dropped %d of %d test examples whose class never occurs in training%n", before - test.rows(), before);
+    }
+    if (args.has("--scale-max")) {
+      if (test == null) {
+        train = new Dataset(train.features().scaleColumns(train.features().columnMaxAbs()), train.labels(), train.classes());
+      } else {
+        Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(train, test);
+        train = scaled[0];
+        test = scaled[1];
+      }
+    }
+    TrainingOptions defaults = TrainingOptions.defaults(method);
+    TrainingOptions options = defaults
+        .withBatch(args.integer("--batch", defaults.batch(), 1), args.integer("--sampled", defaults.sampled(), 1))
+        .withSeed(args.longValue("--seed", defaults.seed()))
+        .withThreads(args.integer("--threads", defaults.threads(), 1))
+        .withStepSize(new StepSizeSchedule(args.positive("--rho0", StepSizeSchedule.PAPER.rho0()),
+            StepSizeSchedule.PAPER.decay(), StepSizeSchedule.PAPER.every(), StepSizeSchedule.PAPER.smoothing()));
+    Kernels kernels = Kernels.get();
+    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
+    SampledTrainer.initialise(model, options);
+    err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
+        train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
+        options.batch(), options.sampled(), options.threads());
+    long start = System.nanoTime();
+    int iterations;
+    double epochBound;
+    try (SampledTrainer trainer = new SampledTrainer(train, model, options, kernels)) {
+      int perEpoch = trainer.iterationsPerEpoch();
+      if (args.has("--iterations") && args.has("--epochs")) {
+        throw args.usage("give --iterations or --epochs, not both");
+      }
+      iterations = args.has("--iterations") ? args.integer("--iterations", 1, 1) : perEpoch * args.integer("--epochs", 5, 1);
+      double boundSum = 0;
+      int boundCount = 0;
+      long lastReport = start;
+      for (int t = 1; t <= iterations; t++) {
+        double bound = trainer.step();
+        if ((t - 1) % perEpoch == 0) {
+          boundSum = 0;
+          boundCount = 0;
+        }
+        boundSum += bound;
+        boundCount++;
+        long now = System.nanoTime();
+        if (now - lastReport > 2_000_000_000L || t == iterations) {
+          err.printf("train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, iterations,
+              t / (double) perEpoch, boundSum / boundCount, t / ((now - start) * 1e-9));
+          lastReport = now;
+        }
+      }
+      epochBound = boundSum / boundCount;
+    }
+    double seconds = (System.nanoTime() - start) * 1e-9;
+    double perEpochSeconds = seconds / iterations * Math.ceil(train.rows() / (double) Math.min(options.batch(), train.rows()));
+    Path modelFile = args.path("--model");
+    if (modelFile != null) {
+      ModelFile.write(model, modelFile);
+      err.println("train: model written to " + modelFile);
+    }
+    Evaluation.Result scores = test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
+    Json summary = new Json().put("method", method.label()).put("backend", kernels.describeChoice())
+        .put("iterations", iterations).put("seconds", seconds).put("seconds_per_epoch", perEpochSeconds)
+        .put("train_bound", epochBound)
+        .put("test_loglik", scores == null ? null : scores.meanLogLikelihood())
+        .put("test_accuracy", scores == null ? null : scores.accuracy())
+        .put("test_top5", scores == null ? null : scores.topKAccuracy());
+    if (args.has("--json")) {
+      out.println(summary);
+    } else {
+      out.printf("%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
+          method.label(), iterations, seconds, perEpochSeconds, epochBound);
+      if (scores != null) {
+        out.printf("test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
+            scores.meanLogLikelihood(), scores.accuracy(), scores.topKAccuracy(), scores.examples());
+      }
+    }
+    return 0;
+  }
+}
