@@ -61,6 +61,7 @@ public final class SampledTrainer implements AutoCloseable {
   private final List<Callable<Void>> examplePhase = new ArrayList<>();
   private final List<Callable<Void>> updatePhase = new ArrayList<>();
   private final ExecutorService pool;
+  private final double[] keptPowers = new double[64];
   private int iteration;
   private double lastBound = Double.NaN;
 
@@ -104,6 +105,9 @@ public final class SampledTrainer implements AutoCloseable {
     biasSquares = new double[classes];
     rowLast = new int[classes];
     coordinateLast = sparse != null ? new int[cells] : null;
+    for (int i = 0; i < keptPowers.length; i++) {
+      keptPowers[i] = Math.pow(1 - options.stepSize().smoothing(), i);
+    }
     order = new int[data.rows()];
     batchExamples = new int[Math.min(options.batch(), data.rows())];
     batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
@@ -286,8 +290,8 @@ public final class SampledTrainer implements AutoCloseable {
     int threads = workers.length;
     int lo = (int) ((long) classes * thread / threads);
     int hi = (int) ((long) classes * (thread + 1) / threads);
-    double rate = options.stepSize().rate(iteration);
-    double scale = data.rows() / (double) batchSize;
+    float rate = (float) options.stepSize().rate(iteration);
+    float scale = (float) (data.rows() / (double) batchSize);
     for (int i = 0, end = batchSize * slots; i < end; i++) {
       int k = batchRows[i];
       if (k < lo || k >= hi) {
@@ -298,9 +302,7 @@ public final class SampledTrainer implements AutoCloseable {
         rowLast[k] = iteration;
         updateBias(k, last, rate, scale);
         if (sparse == null) {
-          for (int c = k * columns, end2 = c + columns; c < end2; c++) {
-            updateCoordinate(c, last, rate, scale);
-          }
+          updateCoordinates(k * columns, k * columns + columns, last, rate, scale);
         }
       }
       if (sparse != null) {
@@ -310,23 +312,37 @@ public final class SampledTrainer implements AutoCloseable {
           int lastC = coordinateLast[c];
           if (lastC != iteration) {
             coordinateLast[c] = iteration;
-            updateCoordinate(c, lastC, rate, scale);
+            updateCoordinates(c, c + 1, lastC, rate, scale);
           }
         }
       }
     }
   }
 
-  private void updateCoordinate(int c, int last, double rate, double scale) {
-    double g = 0;
-    for (float[] grad : gradient) {
-      g += grad[c];
-      grad[c] = 0;
+  /**
+   * Applies the summed, scaled gradient of the coordinates [from, to), last updated at iteration
+   * {@code last}, and clears the buffers. A flat float loop, so the compiler vectorises it.
+   */
+  private void updateCoordinates(int from, int to, int last, float rate, float scale) {
+    float[] total = gradient[0];
+    for (int r = 1; r < gradient.length; r++) {
+      float[] other = gradient[r];
+      for (int c = from; c < to; c++) {
+        total[c] += other[c];
+        other[c] = 0;
+      }
     }
-    g *= scale;
-    double s = nextSquare(squares[c], g, last);
-    squares[c] = (float) s;
-    model.weights()[c] += (float) (rate * g / (1 + Math.sqrt(s)));
+    float fresh = (float) freshWeight(last);
+    float keep = (float) keptWeight(last);
+    float[] s = squares;
+    float[] w = model.weights();
+    for (int c = from; c < to; c++) {
+      float g = total[c] * scale;
+      total[c] = 0;
+      float sc = fresh * g * g + keep * s[c];
+      s[c] = sc;
+      w[c] += rate * g / (1 + (float) Math.sqrt(sc));
+    }
   }
 
   private void updateBias(int k, int last, double rate, double scale) {
@@ -336,19 +352,23 @@ public final class SampledTrainer implements AutoCloseable {
       grad[k] = 0;
     }
     g *= scale;
-    double s = nextSquare(biasSquares[k], g, last);
+    double s = freshWeight(last) * g * g + keptWeight(last) * biasSquares[k];
     biasSquares[k] = s;
     model.biases()[k] += rate * g / (1 + Math.sqrt(s));
   }
 
-  /** s(t) = smoothing·g² + (1 − smoothing)^(t − last)·s(last): the decays of the idle iterations folded in. */
-  private double nextSquare(double previous, double g, int last) {
+  /** The weight of g² in s: 1 at a coordinate's first gradient (s = g²), else the smoothing. */
+  private double freshWeight(int last) {
+    return last == 0 ? 1 : options.stepSize().smoothing();
+  }
+
+  /** The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations folded in. */
+  private double keptWeight(int last) {
     if (last == 0) {
-      return g * g;
+      return 0;
     }
-    double keep = 1 - options.stepSize().smoothing();
     int idle = iteration - last;
-    return options.stepSize().smoothing() * g * g + (idle == 1 ? keep : Math.pow(keep, idle)) * previous;
+    return idle < keptPowers.length ? keptPowers[idle] : Math.pow(keptPowers[1], idle);
   }
 
   @Override

@@ -1,0 +1,148 @@
+package org.largecat.bench;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.largecat.data.Dataset;
+import org.largecat.data.DenseFeatures;
+import org.largecat.data.Features;
+import org.largecat.data.SparseFeatures;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.train.Method;
+import org.largecat.train.SampledTrainer;
+import org.largecat.train.TrainingOptions;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One iteration of the sampled trainers against the bare kernels of the same shapes. {@code bare}
+ * runs, for each of |B| examples, the gather-dot of |S| + 1 rows, the sum of exp over |S| scores and
+ * the scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
+ * {@code large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target);
+ * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (where the public
+ * MATLAB/C++ implementation takes about 0.5 ms per iteration here). Backends are auto's choice.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@State(Scope.Thread)
+public class SampledStepBenchmark {
+  @Param({"large", "small"})
+  public String shape;
+
+  @Param({"ar-softmax", "ove", "bare"})
+  public String method;
+
+  @Param({"1"})
+  public int threads;
+
+  private Kernels kernels;
+  private SampledTrainer trainer;
+  private Dataset data;
+  private float[] weights;
+  private float[] gradient;
+  private int classes;
+  private int sampled;
+  private int batch;
+  private int[] rows;
+  private double[] scores;
+  private float[] coef;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    kernels = Kernels.get();
+    System.out.println("\n[largecat] " + kernels.describeChoice());
+    boolean large = shape.equals("large");
+    classes = large ? 10_000 : 100;
+    int columns = large ? 784 : 50;
+    batch = large ? 500 : 100;
+    sampled = large ? 100 : 5;
+    int examples = 20 * batch;
+    SplittableRandom random = new SplittableRandom(42);
+    Features x = large ? denseRows(examples, columns, random) : sparseRows(examples, columns, 10, random);
+    int[] labels = random.ints(examples, 0, classes).toArray();
+    data = new Dataset(x, labels, classes);
+    if (method.equals("bare")) {
+      weights = new float[classes * columns];
+      gradient = new float[classes * columns];
+      rows = new int[sampled + 1];
+      scores = new double[sampled + 1];
+      coef = new float[sampled + 1];
+      for (int i = 0; i < weights.length; i++) {
+        weights[i] = (float) (0.1 * random.nextGaussian());
+      }
+      return;
+    }
+    TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withBatch(batch, sampled).withThreads(threads);
+    LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
+    SampledTrainer.initialise(model, options);
+    trainer = new SampledTrainer(data, model, options, kernels);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    if (trainer != null) {
+      trainer.close();
+    }
+  }
+
+  @Benchmark
+  public double iteration() {
+    return trainer != null ? trainer.step() : bareKernels();
+  }
+
+  private int next;
+  private final SplittableRandom sampler = new SplittableRandom(7);
+
+  private double bareKernels() {
+    double total = 0;
+    for (int i = 0; i < batch; i++) {
+      int n = next++ % data.rows();
+      rows[0] = data.labels()[n];
+      for (int j = 1; j <= sampled; j++) {
+        rows[j] = sampler.nextInt(classes);
+      }
+      data.features().gatherDot(kernels.vectorOps(), weights, classes, n, rows, 0, sampled + 1, scores, 0);
+      total += kernels.vectorOps().sumExp(sampled, scores, 1, scores[0]);
+      coef[0] = 1e-3f;
+      data.features().scatterAxpy(kernels.vectorOps(), gradient, classes, n, rows, 0, sampled + 1, coef, 0);
+    }
+    return total;
+  }
+
+  private static DenseFeatures denseRows(int rows, int columns, SplittableRandom random) {
+    float[] v = new float[rows * columns];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = random.nextFloat();
+    }
+    return new DenseFeatures(rows, columns, v);
+  }
+
+  private static SparseFeatures sparseRows(int rows, int columns, int nonzeros, SplittableRandom random) {
+    int[] indptr = new int[rows + 1];
+    int[] indices = new int[rows * nonzeros];
+    float[] values = new float[rows * nonzeros];
+    for (int n = 0; n < rows; n++) {
+      indptr[n + 1] = (n + 1) * nonzeros;
+      int[] picked = random.ints(0, columns).distinct().limit(nonzeros).sorted().toArray();
+      for (int j = 0; j < nonzeros; j++) {
+        indices[n * nonzeros + j] = picked[j];
+        values[n * nonzeros + j] = random.nextFloat();
+      }
+    }
+    return new SparseFeatures(rows, columns, indptr, indices, values);
+  }
+}
