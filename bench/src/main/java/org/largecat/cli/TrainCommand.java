@@ -20,12 +20,12 @@ final class TrainCommand {
   static final String USAGE = """
              largecat train --train FILE [--test FILE] --method ar-softmax|ar-probit|ar-logistic|ove|exact-softmax
                             [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
-                            [--rho0 X] [--scale-max] [--drop-unseen] [--model OUT] [--json]
+                            [--rho0 X] [--sampling-power P] [--scale-max] [--drop-unseen] [--model OUT] [--json]
                             [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
                                                        train; progress on standard error, a JSON summary with --json
       """;
   private static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
-      "--batch", "--sampled", "--seed", "--threads", "--rho0", "--model", "--format", "--feature-base", "--label-base");
+      "--batch", "--sampled", "--seed", "--threads", "--rho0", "--sampling-power", "--model", "--format", "--feature-base", "--label-base");
 
   private TrainCommand() {}
 
@@ -59,6 +59,7 @@ final class TrainCommand {
         .withBatch(args.integer("--batch", defaults.batch(), 1), args.integer("--sampled", defaults.sampled(), 1))
         .withSeed(args.longValue("--seed", defaults.seed()))
         .withThreads(args.integer("--threads", defaults.threads(), 1))
+        .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
         .withStepSize(new StepSizeSchedule(args.positive("--rho0", StepSizeSchedule.PAPER.rho0()),
             StepSizeSchedule.PAPER.decay(), StepSizeSchedule.PAPER.every(), StepSizeSchedule.PAPER.smoothing()));
     Kernels kernels = Kernels.get();

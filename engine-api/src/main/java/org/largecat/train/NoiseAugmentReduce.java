@@ -13,11 +13,11 @@ import org.largecat.special.Logistic;
  *
  * <p>Local step: one draw ε = μ + σu, u from the standard noise, and the reparameterisation
  * gradient of Eq. 9 with the sampled log-joint estimate:
- * ∂/∂ε = (log f)'(ε) + (K−1)/|S| Σ_S h(ε + ψ_y − ψ_k), h = f/F; ∂/∂μ = ∂/∂ε,
+ * ∂/∂ε = (log f)'(ε) + Σ_S w_j h(ε + ψ_y − ψ_k), h = f/F, w_j = (K−1)/|S| for uniform S; ∂/∂μ = ∂/∂ε,
  * ∂/∂σ = u·∂/∂ε + 1/σ (∇H = 1/σ for both families), ∂/∂γ = σ'(γ)·∂/∂σ, taken with
  * α = 0.01(1 + v)^−0.9, v the visits to example n so far (see {@link SoftmaxAugmentReduce} on why
  * v and not the global t). Global step: a fresh ε from the updated q, and
- * ∂/∂ψ_k = −(K−1)/|S|·h(ε + ψ_y − ψ_k) for sampled k, minus their sum for y.
+ * ∂/∂ψ_k = −w_j·h(ε + ψ_y − ψ_k) for sampled k, minus their sum for y.
  * The returned bound estimate uses the local step's draw. Everything goes through log F and h,
  * which the kernels give accurately in both tails, so no term overflows.
  */
@@ -47,7 +47,7 @@ final class NoiseAugmentReduce extends SampledBound {
     SpecialFunctions special = kernels.specialFunctions();
     double[] z = new double[slots];
     double[] work = new double[slots];
-    return (n, scores, s, weight, coef, random) -> {
+    return (n, scores, s, weight, logWeight, coef, random) -> {
       double mu = location[n];
       double gamma = scaleParameter[n];
       double sigma = Logistic.softplus(gamma);
@@ -55,11 +55,11 @@ final class NoiseAugmentReduce extends SampledBound {
       double eps = mu + sigma * u;
       shiftedMargins(eps, scores, s, z);
       hazard(special, s, z, work);
-      double hazardSum = sum(work, s);
+      double hazardSum = weightedSum(weight, work, s);
       special.apply(logCdf(), s, z, 0, work, 0);
-      double bound = logPdf(eps) + weight * sum(work, s) + entropy(sigma);
+      double bound = logPdf(eps) + weightedSum(weight, work, s) + entropy(sigma);
 
-      double dEps = dLogPdf(eps) + weight * hazardSum;
+      double dEps = dLogPdf(eps) + hazardSum;
       double alpha = 0.01 * Math.pow(1 + visits.next(n), -0.9);
       double sigmoidGamma = Math.exp(Logistic.logSigmoid(gamma));
       location[n] = mu + alpha * dEps;
@@ -70,7 +70,7 @@ final class NoiseAugmentReduce extends SampledBound {
       hazard(special, s, z, work);
       double total = 0;
       for (int j = 0; j < s; j++) {
-        double c = weight * work[j];
+        double c = weight[j] * work[j];
         coef[j + 1] = (float) -c;
         total += c;
       }
@@ -87,10 +87,10 @@ final class NoiseAugmentReduce extends SampledBound {
     }
   }
 
-  private static double sum(double[] v, int n) {
+  private static double weightedSum(double[] weight, double[] v, int n) {
     double total = 0;
     for (int j = 0; j < n; j++) {
-      total += v[j];
+      total += weight[j] * v[j];
     }
     return total;
   }

@@ -4,8 +4,8 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 
 /**
- * The one-vs-each bound on the softmax (A&R Eq. 10): L = Σ_{k≠y} log σ(ψ_y − ψ_k), estimated from S
- * with weight (K−1)/|S|; ∂L/∂ψ_k = −(K−1)/|S|·σ(ψ_k − ψ_y). No local parameters.
+ * The one-vs-each bound on the softmax (A&R Eq. 10): L = Σ_{k≠y} log σ(ψ_y − ψ_k), estimated as
+ * Σ_S w_j log σ(ψ_y − ψ_k); ∂L/∂ψ_k = −w_j·σ(ψ_k − ψ_y). No local parameters.
  */
 final class OneVsEach extends SampledBound {
 
@@ -13,7 +13,7 @@ final class OneVsEach extends SampledBound {
   Worker worker(Kernels kernels, int slots) {
     double[] margin = new double[slots];
     double[] negated = new double[slots];
-    return (n, scores, s, weight, coef, random) -> {
+    return (n, scores, s, weight, logWeight, coef, random) -> {
       for (int j = 0; j < s; j++) {
         margin[j] = scores[0] - scores[j + 1];
         negated[j] = -margin[j];
@@ -24,12 +24,13 @@ final class OneVsEach extends SampledBound {
       double bound = 0;
       double sum = 0;
       for (int j = 0; j < s; j++) {
-        bound += margin[j];
-        sum += negated[j];
-        coef[j + 1] = (float) (-weight * negated[j]);
+        bound += weight[j] * margin[j];
+        double c = weight[j] * negated[j];
+        sum += c;
+        coef[j + 1] = (float) -c;
       }
-      coef[0] = (float) (weight * sum);
-      return weight * bound;
+      coef[0] = (float) sum;
+      return bound;
     };
   }
 }

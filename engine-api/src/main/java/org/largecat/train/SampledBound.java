@@ -20,10 +20,13 @@ abstract class SampledBound {
      *
      * @param scores ψ_y in {@code scores[0]}, the sampled classes' ψ in {@code scores[1..s]}
      * @param s the number of sampled classes
-     * @param weight (K − 1)/s, which makes the sampled sums unbiased for the sums over all k ≠ y
+     * @param weight w_j of each sampled class, which makes Σ_j w_j f(k_j) unbiased for Σ_{k≠y} f(k)
+     *     ({@link ClassSampler})
+     * @param logWeight log w_j
      * @param coef receives ∂L̂/∂ψ for each of the s + 1 slots
      * @return the estimate L̂ of the example's bound
      */
-    double step(int n, double[] scores, int s, double weight, float[] coef, CounterRandom random);
+    double step(int n, double[] scores, int s, double[] weight, double[] logWeight, float[] coef,
+        CounterRandom random);
   }
 }

@@ -19,8 +19,8 @@ import org.largecat.model.LinearModel;
  * the OVE and exact baselines with the same machinery).
  *
  * <p>Each iteration takes the next mini-batch of an epoch's permutation (the last batch of an epoch
- * may be smaller, so a batch never holds an example twice), and for each example samples |S| classes
- * uniformly without replacement from the K − 1 others. Phase one, split across threads by example:
+ * may be smaller, so a batch never holds an example twice), and for each example samples |S| of the
+ * K − 1 other classes with {@link ClassSampler}. Phase one, split across threads by example:
  * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
  * and one scatter-axpy of the coefficients into the thread's own gradient buffer. Phase two, split
  * across threads by class rows: for every touched row (dense x) or touched (row, feature) pair
@@ -40,7 +40,7 @@ public final class SampledTrainer implements AutoCloseable {
   private final int columns;
   private final int sampled;
   private final int slots;
-  private final double weight;
+  private final ClassSampler classSampler;
   private final SparseFeatures sparse;
 
   private final float[][] gradient;
@@ -89,7 +89,9 @@ public final class SampledTrainer implements AutoCloseable {
     this.columns = data.columns();
     this.sampled = options.method() == Method.EXACT_SOFTMAX ? classes - 1 : Math.min(options.sampled(), classes - 1);
     this.slots = sampled + 1;
-    this.weight = (classes - 1) / (double) sampled;
+    this.classSampler = options.samplingPower() > 0 && sampled < classes - 1
+        ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
+        : ClassSampler.uniform(classes, sampled);
     this.bound = switch (options.method()) {
       case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows());
       case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
@@ -221,13 +223,15 @@ public final class SampledTrainer implements AutoCloseable {
     private final CounterRandom random = new CounterRandom();
     private final double[] scores = new double[slots];
     private final float[] coef = new float[slots];
-    private final int[] mark = new int[classes];
-    private int stamp;
+    private final ClassSampler sampler = classSampler.copy();
+    private final double[] weight = new double[sampled];
+    private final double[] logWeight = new double[sampled];
     double boundSum;
 
     ExampleWorker(int thread) {
       this.thread = thread;
       this.bound = SampledTrainer.this.bound.worker(kernels, slots);
+      sampler.uniformWeights(weight, logWeight);
     }
 
     void run() {
@@ -244,12 +248,13 @@ public final class SampledTrainer implements AutoCloseable {
         int n = batchExamples[i];
         int base = i * slots;
         random.reseed(options.seed(), iteration, n);
-        sampleClasses(data.labels()[n], base);
+        batchRows[base] = data.labels()[n];
+        sampler.sample(data.labels()[n], batchRows, base + 1, weight, logWeight, random);
         x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
         for (int j = 0; j < slots; j++) {
           scores[j] += b[batchRows[base + j]];
         }
-        boundSum += bound.step(n, scores, sampled, weight, coef, random);
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
         x.scatterAxpy(kernels.vectorOps(), grad, classes, n, batchRows, base, slots, coef, 0);
         for (int j = 0; j < slots; j++) {
           biasGrad[batchRows[base + j]] += coef[j];
@@ -257,32 +262,6 @@ public final class SampledTrainer implements AutoCloseable {
       }
     }
 
-    /** Writes y then |S| distinct classes ≠ y (Floyd's algorithm over the K − 1 others) at batchRows[base..]. */
-    private void sampleClasses(int label, int base) {
-      batchRows[base] = label;
-      if (sampled == classes - 1) {
-        for (int k = 0, j = base + 1; k < classes; k++) {
-          if (k != label) {
-            batchRows[j++] = k;
-          }
-        }
-        return;
-      }
-      if (++stamp == Integer.MAX_VALUE) {
-        java.util.Arrays.fill(mark, 0);
-        stamp = 1;
-      }
-      int others = classes - 1;
-      int j = base + 1;
-      for (int top = others - sampled; top < others; top++) {
-        int v = random.nextInt(top + 1);
-        if (mark[v] == stamp) {
-          v = top;
-        }
-        mark[v] = stamp;
-        batchRows[j++] = v >= label ? v + 1 : v;
-      }
-    }
   }
 
   /** Phase two for the class rows [r·K/T, (r+1)·K/T). */

@@ -7,11 +7,11 @@ import org.largecat.special.Logistic;
 /**
  * Softmax A&R (Algorithm 1). Each example keeps η_n of q(ε) = Gumbel-type with natural parameter η;
  * the bound is Eq. 8, L = 1 − log η − (1 + Σ_{k≠y} e^{ψ_k − ψ_y})/η. The local step moves η_n
- * toward η̃ = 1 + (K−1)/|S| Σ_S e^{ψ_k − ψ_y} with weight α = (1 + v)^−0.9; the global step takes
- * ∂L/∂ψ_k = −(K−1)/|S|·e^{ψ_k − ψ_y}/η for sampled k and minus their sum for y.
+ * toward η̃ = 1 + Σ_S w_j e^{ψ_k − ψ_y} (w_j = (K−1)/|S| for uniform S) with weight α = (1 + v)^−0.9; the global step takes
+ * ∂L/∂ψ_k = −w_j·e^{ψ_k − ψ_y}/η for sampled k and minus their sum for y.
  *
- * <p>η is kept as log η, and η̃ is formed as softplus(log((K−1)/|S|) + logsumexp(ψ_S − ψ_y)), so
- * neither overflows however wrong the model is; the coefficients e^{ψ_k − ψ_y − log η} are bounded
+ * <p>η is kept as log η, and η̃ is formed as softplus(logsumexp(ψ_S − ψ_y + log w)), so
+ * neither overflows however wrong the model is; the coefficients w_j·e^{ψ_k − ψ_y − log η} are bounded
  * by 1/α because the update puts log η above log α + log η̃.
  *
  * <p>The paper writes α with the global iteration t. Here v counts the visits to example n
@@ -32,20 +32,19 @@ final class SoftmaxAugmentReduce extends SampledBound {
   @Override
   Worker worker(Kernels kernels, int slots) {
     double[] scratch = new double[slots];
-    return (n, scores, s, weight, coef, random) -> {
+    return (n, scores, s, weight, logWeight, coef, random) -> {
       double psiY = scores[0];
       for (int j = 0; j < s; j++) {
-        scratch[j] = scores[j + 1] - psiY;
+        scratch[j] = scores[j + 1] - psiY + logWeight[j];
       }
-      double logWeight = Math.log(weight);
-      double logEtaTilde = Logistic.softplus(logWeight + kernels.vectorOps().logSumExp(s, scratch, 0));
+      double logEtaTilde = Logistic.softplus(kernels.vectorOps().logSumExp(s, scratch, 0));
       int v = visits.next(n);
       double alpha = Math.pow(1 + v, -0.9);
       double updated = v == 0 ? logEtaTilde
           : logAddExp(Math.log1p(-alpha) + logEta[n], Math.log(alpha) + logEtaTilde);
       logEta[n] = updated;
       for (int j = 0; j < s; j++) {
-        scratch[j] += logWeight - updated;
+        scratch[j] -= updated;
       }
       kernels.specialFunctions().apply(ElementwiseFunction.EXP, s, scratch, 0, scratch, 0);
       double sum = 0;

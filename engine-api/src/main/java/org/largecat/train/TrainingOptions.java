@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param stepSize the adaptive schedule of the global step
  * @param weightScale standard deviation of the initial weights (paper: 0.1)
  * @param biasScale standard deviation of the initial biases (paper: 0.001)
+ * @param samplingPower 0 to sample classes uniformly (the paper), or p > 0 to sample them
+ *     ∝ (count + 1)^p with importance weights ({@link ClassSampler})
  */
 public record TrainingOptions(Method method, int batch, int sampled, long seed, int threads,
-    StepSizeSchedule stepSize, double weightScale, double biasScale) {
+    StepSizeSchedule stepSize, double weightScale, double biasScale, double samplingPower) {
 
   public TrainingOptions {
     Objects.requireNonNull(method, "method");
@@ -28,27 +30,34 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
       throw new IllegalArgumentException("weightScale = " + weightScale + " and biasScale = " + biasScale
           + " must be finite and >= 0");
     }
+    if (!(samplingPower >= 0 && samplingPower < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("samplingPower = " + samplingPower + " must be finite and >= 0");
+    }
   }
 
   /** The paper's settings (§4) for {@code method}, with |B| = 500, |S| = 100, all cores. */
   public static TrainingOptions defaults(Method method) {
     return new TrainingOptions(method, 500, 100, 1, Runtime.getRuntime().availableProcessors(),
-        StepSizeSchedule.PAPER, 0.1, 0.001);
+        StepSizeSchedule.PAPER, 0.1, 0.001, 0);
   }
 
   public TrainingOptions withBatch(int batch, int sampled) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
   }
 
   public TrainingOptions withSeed(long seed) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
   }
 
   public TrainingOptions withThreads(int threads) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+  }
+
+  public TrainingOptions withSamplingPower(double samplingPower) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
   }
 
   public TrainingOptions withStepSize(StepSizeSchedule stepSize) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
   }
 }

@@ -48,6 +48,34 @@ class SampledTrainerTest {
   }
 
   @Test
+  void frequencySampledArSoftmaxReachesTheSameOptimum() {
+    TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, 5).withThreads(2)
+        .withSamplingPower(0.75).withStepSize(new StepSizeSchedule(0.05, 0.9, 2000, 0.1));
+    LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, COLUMNS);
+    SampledTrainer.initialise(model, options);
+    try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
+      for (int t = 0; t < 3000; t++) {
+        trainer.step();
+      }
+    }
+    double exact = Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    double frequency = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    assertEquals(exact, frequency, 0.01 * Math.abs(exact), "frequency-sampled A&R vs exact softmax");
+  }
+
+  @Test
+  void probitAndLogisticTrainWithoutNanAndBeatUniform() {
+    for (Method method : new Method[] {Method.AR_PROBIT, Method.AR_LOGISTIC}) {
+      LinearModel model = train(method, 3000, 2, 1);
+      for (float w : model.weights()) {
+        assertTrue(Float.isFinite(w), method + " weight " + w);
+      }
+      double accuracy = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2).accuracy();
+      assertTrue(accuracy > 2.0 / CLASSES, method + ": accuracy " + accuracy + " vs uniform " + 1.0 / CLASSES);
+    }
+  }
+
+  @Test
   void sameSeedAndThreadsGiveTheSameWeights() {
     LinearModel a = train(Method.AR_SOFTMAX, 50, 2, 7);
     LinearModel b = train(Method.AR_SOFTMAX, 50, 2, 7);

@@ -1,0 +1,147 @@
+package org.largecat.train;
+
+import java.util.Arrays;
+
+/**
+ * Draws the classes S of one example, all different from its label y, with the weights w_j that
+ * make Σ_j w_j f(k_j) unbiased for Σ_{k≠y} f(k) — the sums every sampled bound estimates.
+ *
+ * <ul>
+ *   <li>Uniform (A&R's choice): |S| distinct classes without replacement (Floyd's algorithm over
+ *       the K − 1 others), each w_j = (K − 1)/|S|.
+ *   <li>Frequency-proportional (A&R footnote 2): |S| independent draws from q_k ∝ (n_k + 1)^power,
+ *       n_k the training count of class k (the +1 keeps every class reachable, so no term is
+ *       dropped), conditioned on k ≠ y by redrawing y; w_j = (1 − q_y)/(|S| q_{k_j}), the
+ *       importance weight of q restricted to k ≠ y. Draws use Vose's alias table, O(1) each.
+ * </ul>
+ * One instance per thread; the alias table is shared read-only.
+ */
+final class ClassSampler {
+  private final int classes;
+  private final int sampled;
+  private final double[] probability;
+  private final double[] aliasThreshold;
+  private final int[] alias;
+  private final int[] mark;
+  private int stamp;
+
+  private ClassSampler(int classes, int sampled, double[] probability, double[] aliasThreshold, int[] alias) {
+    this.classes = classes;
+    this.sampled = sampled;
+    this.probability = probability;
+    this.aliasThreshold = aliasThreshold;
+    this.alias = alias;
+    this.mark = probability == null ? new int[classes] : null;
+  }
+
+  /** |S| = {@code sampled} ≤ K − 1 classes uniformly without replacement. */
+  static ClassSampler uniform(int classes, int sampled) {
+    return new ClassSampler(classes, sampled, null, null, null);
+  }
+
+  /** |S| = {@code sampled} draws from q_k ∝ (counts[k] + 1)^power, with replacement. */
+  static ClassSampler frequency(int[] counts, double power, int sampled) {
+    int k = counts.length;
+    double[] q = new double[k];
+    double total = 0;
+    for (int c = 0; c < k; c++) {
+      q[c] = Math.pow(counts[c] + 1.0, power);
+      total += q[c];
+    }
+    for (int c = 0; c < k; c++) {
+      q[c] /= total;
+    }
+    // Vose: split the scaled probabilities into columns of height 1, each at most two classes.
+    double[] threshold = new double[k];
+    int[] alias = new int[k];
+    int[] small = new int[k];
+    int[] large = new int[k];
+    int ns = 0;
+    int nl = 0;
+    double[] scaled = new double[k];
+    for (int c = 0; c < k; c++) {
+      scaled[c] = q[c] * k;
+      if (scaled[c] < 1) {
+        small[ns++] = c;
+      } else {
+        large[nl++] = c;
+      }
+    }
+    while (ns > 0 && nl > 0) {
+      int s = small[--ns];
+      int l = large[--nl];
+      threshold[s] = scaled[s];
+      alias[s] = l;
+      scaled[l] -= 1 - scaled[s];
+      if (scaled[l] < 1) {
+        small[ns++] = l;
+      } else {
+        large[nl++] = l;
+      }
+    }
+    while (nl > 0) {
+      threshold[large[--nl]] = 1;
+    }
+    while (ns > 0) {
+      threshold[small[--ns]] = 1;
+    }
+    return new ClassSampler(k, sampled, q, threshold, alias);
+  }
+
+  /** A sampler for another thread, sharing the tables. */
+  ClassSampler copy() {
+    return new ClassSampler(classes, sampled, probability, aliasThreshold, alias);
+  }
+
+  /** Writes the classes at rows[base..base+|S|) and their weights and logs at weight[0..|S|), logWeight[0..|S|). */
+  void sample(int label, int[] rows, int base, double[] weight, double[] logWeight, CounterRandom random) {
+    if (probability == null) {
+      sampleUniform(label, rows, base, random);
+      return;
+    }
+    double restricted = (1 - probability[label]) / sampled;
+    for (int j = 0; j < sampled; j++) {
+      int k;
+      do {
+        int column = random.nextInt(classes);
+        k = random.nextDouble() < aliasThreshold[column] ? column : alias[column];
+      } while (k == label);
+      rows[base + j] = k;
+      weight[j] = restricted / probability[k];
+      logWeight[j] = Math.log(weight[j]);
+    }
+  }
+
+  /** Fills the constant uniform weights once: (K − 1)/|S|. */
+  void uniformWeights(double[] weight, double[] logWeight) {
+    if (probability == null) {
+      Arrays.fill(weight, 0, sampled, (classes - 1) / (double) sampled);
+      Arrays.fill(logWeight, 0, sampled, Math.log((classes - 1) / (double) sampled));
+    }
+  }
+
+  private void sampleUniform(int label, int[] rows, int base, CounterRandom random) {
+    if (sampled == classes - 1) {
+      for (int k = 0, j = base; k < classes; k++) {
+        if (k != label) {
+          rows[j++] = k;
+        }
+      }
+      return;
+    }
+    if (++stamp == Integer.MAX_VALUE) {
+      Arrays.fill(mark, 0);
+      stamp = 1;
+    }
+    int others = classes - 1;
+    int j = base;
+    for (int top = others - sampled; top < others; top++) {
+      int v = random.nextInt(top + 1);
+      if (mark[v] == stamp) {
+        v = top;
+      }
+      mark[v] = stamp;
+      rows[j++] = v >= label ? v + 1 : v;
+    }
+  }
+}
