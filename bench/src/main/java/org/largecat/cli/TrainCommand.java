@@ -20,14 +20,28 @@ final class TrainCommand {
   static final String USAGE = """
              largecat train --train FILE [--test FILE] --method ar-softmax|ar-probit|ar-logistic|ove|exact-softmax
                             [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
-                            [--rho0 X] [--sampling-power P] [--scale-max] [--drop-unseen] [--model OUT] [--json]
+                            [--step adaptive|sgd] [--learning-rate X] [--sampling-power P] [--scale-max] [--drop-unseen] [--model OUT] [--json]
                             [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
                                                        train; progress on standard error, a JSON summary with --json
       """;
   private static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
-      "--batch", "--sampled", "--seed", "--threads", "--rho0", "--sampling-power", "--model", "--format", "--feature-base", "--label-base");
+      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--sampling-power", "--model", "--format", "--feature-base", "--label-base");
 
   private TrainCommand() {}
+
+  /**
+   * {@code --step adaptive} (the default): A&R's schedule with ρ₀ = {@code --learning-rate} (0.02);
+   * {@code --step sgd}: plain SGD at {@code --learning-rate} (0.01), ×0.9 per epoch.
+   */
+  private static StepSizeSchedule stepSize(CommandLine args) {
+    StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
+    return switch (args.string("--step", "adaptive")) {
+      case "adaptive" -> new StepSizeSchedule.Adaptive(args.positive("--learning-rate", paper.rho0()), paper.decay(),
+          paper.every(), paper.smoothing());
+      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate", 0.01), 0.9);
+      default -> throw args.usage("--step must be adaptive or sgd");
+    };
+  }
 
   static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
     CommandLine args = new CommandLine("train", rest, VALUED, List.of("--json", "--scale-max", "--drop-unseen"));
@@ -60,8 +74,7 @@ final class TrainCommand {
         .withSeed(args.longValue("--seed", defaults.seed()))
         .withThreads(args.integer("--threads", defaults.threads(), 1))
         .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
-        .withStepSize(new StepSizeSchedule(args.positive("--rho0", StepSizeSchedule.PAPER.rho0()),
-            StepSizeSchedule.PAPER.decay(), StepSizeSchedule.PAPER.every(), StepSizeSchedule.PAPER.smoothing()));
+        .withStepSize(stepSize(args));
     Kernels kernels = Kernels.get();
     LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
     SampledTrainer.initialise(model, options);

@@ -24,8 +24,8 @@ import org.largecat.model.LinearModel;
  * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
  * and one scatter-axpy of the coefficients into the thread's own gradient buffer. Phase two, split
  * across threads by class rows: for every touched row (dense x) or touched (row, feature) pair
- * (sparse x), the buffers are summed, scaled by N/|B|, and applied with the adaptive step of
- * {@link StepSizeSchedule}; s is decayed lazily for the iterations in which the coordinate had no
+ * (sparse x), the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
+ * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
  * gradient, which gives exactly the dense schedule. Random draws come from a stream keyed by (seed,
  * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
  * thread count.
@@ -62,6 +62,7 @@ public final class SampledTrainer implements AutoCloseable {
   private final List<Callable<Void>> updatePhase = new ArrayList<>();
   private final ExecutorService pool;
   private final double[] keptPowers = new double[64];
+  private final double smoothing;
   private int iteration;
   private double lastBound = Double.NaN;
 
@@ -103,12 +104,14 @@ public final class SampledTrainer implements AutoCloseable {
     int cells = Math.multiplyExact(classes, columns);
     gradient = new float[threads][cells];
     biasGradient = new double[threads][classes];
-    squares = new float[cells];
-    biasSquares = new double[classes];
+    boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
+    squares = adaptive ? new float[cells] : null;
+    biasSquares = adaptive ? new double[classes] : null;
     rowLast = new int[classes];
     coordinateLast = sparse != null ? new int[cells] : null;
+    smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
     for (int i = 0; i < keptPowers.length; i++) {
-      keptPowers[i] = Math.pow(1 - options.stepSize().smoothing(), i);
+      keptPowers[i] = Math.pow(1 - smoothing, i);
     }
     order = new int[data.rows()];
     batchExamples = new int[Math.min(options.batch(), data.rows())];
@@ -269,8 +272,18 @@ public final class SampledTrainer implements AutoCloseable {
     int threads = workers.length;
     int lo = (int) ((long) classes * thread / threads);
     int hi = (int) ((long) classes * (thread + 1) / threads);
-    float rate = (float) options.stepSize().rate(iteration);
-    float scale = (float) (data.rows() / (double) batchSize);
+    float rate;
+    float scale;
+    switch (options.stepSize()) {
+      case StepSizeSchedule.Adaptive a -> {
+        rate = (float) a.rate(iteration);
+        scale = (float) (data.rows() / (double) batchSize);
+      }
+      case StepSizeSchedule.Sgd sgd -> {
+        rate = (float) sgd.rate(epoch - 1);
+        scale = (float) (1.0 / batchSize);
+      }
+    }
     for (int i = 0, end = batchSize * slots; i < end; i++) {
       int k = batchRows[i];
       if (k < lo || k >= hi) {
@@ -311,10 +324,17 @@ public final class SampledTrainer implements AutoCloseable {
         other[c] = 0;
       }
     }
+    float[] w = model.weights();
+    if (squares == null) {
+      for (int c = from; c < to; c++) {
+        w[c] += rate * total[c] * scale;
+        total[c] = 0;
+      }
+      return;
+    }
     float fresh = (float) freshWeight(last);
     float keep = (float) keptWeight(last);
     float[] s = squares;
-    float[] w = model.weights();
     for (int c = from; c < to; c++) {
       float g = total[c] * scale;
       total[c] = 0;
@@ -331,6 +351,10 @@ public final class SampledTrainer implements AutoCloseable {
       grad[k] = 0;
     }
     g *= scale;
+    if (squares == null) {
+      model.biases()[k] += rate * g;
+      return;
+    }
     double s = freshWeight(last) * g * g + keptWeight(last) * biasSquares[k];
     biasSquares[k] = s;
     model.biases()[k] += rate * g / (1 + Math.sqrt(s));
@@ -338,7 +362,7 @@ public final class SampledTrainer implements AutoCloseable {
 
   /** The weight of g² in s: 1 at a coordinate's first gradient (s = g²), else the smoothing. */
   private double freshWeight(int last) {
-    return last == 0 ? 1 : options.stepSize().smoothing();
+    return last == 0 ? 1 : smoothing;
   }
 
   /** The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations folded in. */

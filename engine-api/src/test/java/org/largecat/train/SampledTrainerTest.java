@@ -22,7 +22,7 @@ class SampledTrainerTest {
 
   private static LinearModel train(Method method, int iterations, int threads, long seed) {
     TrainingOptions options = TrainingOptions.defaults(method).withBatch(200, 5).withThreads(threads).withSeed(seed)
-        .withStepSize(new StepSizeSchedule(0.05, 0.9, 2000, 0.1));
+        .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
     LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
@@ -50,7 +50,7 @@ class SampledTrainerTest {
   @Test
   void frequencySampledArSoftmaxReachesTheSameOptimum() {
     TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, 5).withThreads(2)
-        .withSamplingPower(0.75).withStepSize(new StepSizeSchedule(0.05, 0.9, 2000, 0.1));
+        .withSamplingPower(0.75).withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
     LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
