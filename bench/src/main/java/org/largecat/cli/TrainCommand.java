@@ -13,6 +13,8 @@ import org.largecat.model.ModelFile;
 import org.largecat.train.Method;
 import org.largecat.train.SampledTrainer;
 import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.Trainer;
+import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 
 /** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
@@ -84,7 +86,7 @@ final class TrainCommand {
     long start = System.nanoTime();
     int iterations;
     double epochBound;
-    try (SampledTrainer trainer = new SampledTrainer(train, model, options, kernels)) {
+    try (Trainer trainer = Trainers.create(train, model, options, kernels)) {
       int perEpoch = trainer.iterationsPerEpoch();
       if (args.has("--iterations") && args.has("--epochs")) {
         throw args.usage("give --iterations or --epochs, not both");

@@ -30,7 +30,7 @@ import org.largecat.model.LinearModel;
  * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
  * thread count.
  */
-public final class SampledTrainer implements AutoCloseable {
+public final class SampledTrainer implements Trainer {
   private final Dataset data;
   private final LinearModel model;
   private final TrainingOptions options;
@@ -151,6 +151,7 @@ public final class SampledTrainer implements AutoCloseable {
   }
 
   /** Iterations per epoch: ⌈N / |B|⌉. */
+  @Override
   public int iterationsPerEpoch() {
     return (data.rows() + batchExamples.length - 1) / batchExamples.length;
   }
@@ -166,6 +167,7 @@ public final class SampledTrainer implements AutoCloseable {
   }
 
   /** Runs one iteration and returns its bound estimate. */
+  @Override
   public double step() {
     iteration++;
     nextBatch();
