@@ -14,7 +14,16 @@ import java.util.Arrays;
  *       dropped), conditioned on k ≠ y by redrawing y; w_j = (1 − q_y)/(|S| q_{k_j}), the
  *       importance weight of q restricted to k ≠ y. Draws use Vose's alias table, O(1) each.
  * </ul>
- * One instance per thread; the alias table is shared read-only.
+ * <p>Shared mode ({@link #sampleShared}, the shared-sampling issue): one set S for a whole
+ * mini-batch, drawn from all K classes — uniformly without replacement with w = K/|S|, or |S| draws
+ * from q with w_j = 1/(|S| q_{k_j}). For an example with label y the slots with k_j = y get
+ * weight 0 ({@link #excludeLabel}). Unbiasedness, uniform: P(k ∈ S) = |S|/K for every k, so
+ * E[Σ_{k∈S, k≠y} (K/|S|) f(k)] = Σ_{k≠y} (|S|/K)(K/|S|) f(k) = Σ_{k≠y} f(k). Frequency: each draw
+ * has E[[k_j ≠ y] f(k_j)/(|S| q_{k_j})] = Σ_{k≠y} q_k f(k)/(|S| q_k) = Σ_{k≠y} f(k)/|S|, and there are
+ * |S| draws. So every example's estimate stays unbiased (and each bound stays the same bound in
+ * expectation), with |S| or |S| − 1 terms that count.
+ *
+ * <p>One instance per thread; the alias table is shared read-only.
  */
 final class ClassSampler {
   private final int classes;
@@ -103,12 +112,34 @@ final class ClassSampler {
     for (int j = 0; j < sampled; j++) {
       int k;
       do {
-        int column = random.nextInt(classes);
-        k = random.nextDouble() < aliasThreshold[column] ? column : alias[column];
+        k = drawFromAlias(random);
       } while (k == label);
       rows[base + j] = k;
       weight[j] = restricted / probability[k];
       logWeight[j] = Math.log(weight[j]);
+    }
+  }
+
+  /** Draws one shared set from all K classes into rows[base..base+|S|) with each draw's weight before exclusion. */
+  void sampleShared(int[] rows, int base, double[] weight, CounterRandom random) {
+    if (probability == null) {
+      floyd(classes, -1, rows, base, random);
+      Arrays.fill(weight, 0, sampled, classes / (double) sampled);
+      return;
+    }
+    for (int j = 0; j < sampled; j++) {
+      int k = drawFromAlias(random);
+      rows[base + j] = k;
+      weight[j] = 1 / (sampled * probability[k]);
+    }
+  }
+
+  /** An example's weights over a shared set: the shared weight, or 0 (log −∞) where the class is its label. */
+  static void excludeLabel(int label, int[] rows, int base, double[] shared, int count, double[] weight, double[] logWeight) {
+    for (int j = 0; j < count; j++) {
+      boolean own = rows[base + j] == label;
+      weight[j] = own ? 0 : shared[j];
+      logWeight[j] = own ? Double.NEGATIVE_INFINITY : Math.log(shared[j]);
     }
   }
 
@@ -120,6 +151,11 @@ final class ClassSampler {
     }
   }
 
+  private int drawFromAlias(CounterRandom random) {
+    int column = random.nextInt(classes);
+    return random.nextDouble() < aliasThreshold[column] ? column : alias[column];
+  }
+
   private void sampleUniform(int label, int[] rows, int base, CounterRandom random) {
     if (sampled == classes - 1) {
       for (int k = 0, j = base; k < classes; k++) {
@@ -129,19 +165,23 @@ final class ClassSampler {
       }
       return;
     }
+    floyd(classes - 1, label, rows, base, random);
+  }
+
+  /** |S| distinct values of [0, range) by Floyd's algorithm, each v ≥ skip shifted up by one (skip < 0: none). */
+  private void floyd(int range, int skip, int[] rows, int base, CounterRandom random) {
     if (++stamp == Integer.MAX_VALUE) {
       Arrays.fill(mark, 0);
       stamp = 1;
     }
-    int others = classes - 1;
     int j = base;
-    for (int top = others - sampled; top < others; top++) {
+    for (int top = range - sampled; top < range; top++) {
       int v = random.nextInt(top + 1);
       if (mark[v] == stamp) {
         v = top;
       }
       mark[v] = stamp;
-      rows[j++] = v >= label ? v + 1 : v;
+      rows[j++] = skip >= 0 && v >= skip ? v + 1 : v;
     }
   }
 }

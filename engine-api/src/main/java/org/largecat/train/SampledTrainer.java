@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.largecat.data.Dataset;
+import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
@@ -20,9 +21,11 @@ import org.largecat.model.LinearModel;
  *
  * <p>Each iteration takes the next mini-batch of an epoch's permutation (the last batch of an epoch
  * may be smaller, so a batch never holds an example twice), and for each example samples |S| of the
- * K − 1 other classes with {@link ClassSampler}. Phase one, split across threads by example:
+ * K − 1 other classes with {@link ClassSampler} — or, in {@link Sampling#SHARED} mode, one set for
+ * the whole batch, each example giving weight 0 to its own label. Phase one, split across threads by example:
  * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
- * and one scatter-axpy of the coefficients into the thread's own gradient buffer. Phase two, split
+ * and one scatter-axpy of the coefficients into the thread's own gradient buffer (shared mode with
+ * dense x: two gemms per thread chunk instead). Phase two, split
  * across threads by class rows: for every touched row (dense x) or touched (row, feature) pair
  * (sparse x), the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
  * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
@@ -42,6 +45,12 @@ public final class SampledTrainer implements Trainer {
   private final int slots;
   private final ClassSampler classSampler;
   private final SparseFeatures sparse;
+  /** Shared mode: this iteration's classes, their weights before exclusion, and their weight rows. */
+  private final int[] sharedRows;
+  private final double[] sharedWeight;
+  private final float[] sharedWeights;
+  private final ClassSampler sharedSampler;
+  private final CounterRandom sharedRandom = new CounterRandom();
 
   private final float[][] gradient;
   private final double[][] biasGradient;
@@ -100,6 +109,11 @@ public final class SampledTrainer implements Trainer {
       case EXACT_SOFTMAX -> new ExactSoftmax();
     };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
+    boolean shared = options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
+    sharedRows = shared ? new int[sampled] : null;
+    sharedWeight = shared ? new double[sampled] : null;
+    sharedWeights = shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
+    sharedSampler = shared ? classSampler.copy() : null;
     int threads = options.threads();
     int cells = Math.multiplyExact(classes, columns);
     gradient = new float[threads][cells];
@@ -118,7 +132,7 @@ public final class SampledTrainer implements Trainer {
     batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
     workers = new ExampleWorker[threads];
     for (int r = 0; r < threads; r++) {
-      workers[r] = new ExampleWorker(r);
+      workers[r] = new ExampleWorker(r, (batchExamples.length + threads - 1) / threads);
       int thread = r;
       examplePhase.add(() -> {
         workers[thread].run();
@@ -171,6 +185,9 @@ public final class SampledTrainer implements Trainer {
   public double step() {
     iteration++;
     nextBatch();
+    if (sharedRows != null) {
+      drawSharedClasses();
+    }
     run(examplePhase);
     run(updatePhase);
     double sum = 0;
@@ -179,6 +196,16 @@ public final class SampledTrainer implements Trainer {
     }
     lastBound = data.rows() / (double) batchSize * sum;
     return lastBound;
+  }
+
+  private void drawSharedClasses() {
+    sharedRandom.reseed(options.seed(), iteration, -1);
+    sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
+    if (sharedWeights != null) {
+      for (int j = 0; j < sampled; j++) {
+        System.arraycopy(model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
+      }
+    }
   }
 
   private void run(List<Callable<Void>> phase) {
@@ -231,12 +258,22 @@ public final class SampledTrainer implements Trainer {
     private final ClassSampler sampler = classSampler.copy();
     private final double[] weight = new double[sampled];
     private final double[] logWeight = new double[sampled];
+    /** Shared mode, dense x: the chunk's rows of x, its scores against W_S and their coefficients, and C^T X. */
+    private final float[] examples;
+    private final float[] sharedScores;
+    private final float[] sharedCoef;
+    private final float[] sharedGradient;
     double boundSum;
 
-    ExampleWorker(int thread) {
+    ExampleWorker(int thread, int chunk) {
       this.thread = thread;
       this.bound = SampledTrainer.this.bound.worker(kernels, slots);
       sampler.uniformWeights(weight, logWeight);
+      boolean gemm = sharedRows != null && sparse == null && columns > 0;
+      examples = gemm ? new float[chunk * columns] : null;
+      sharedScores = gemm ? new float[chunk * sampled] : null;
+      sharedCoef = gemm ? new float[chunk * sampled] : null;
+      sharedGradient = gemm ? new float[sampled * columns] : null;
     }
 
     void run() {
@@ -244,29 +281,85 @@ public final class SampledTrainer implements Trainer {
       int threads = workers.length;
       int from = (int) ((long) batchSize * thread / threads);
       int to = (int) ((long) batchSize * (thread + 1) / threads);
+      if (examples != null) {
+        runSharedDense(from, to);
+        return;
+      }
       Features x = data.features();
       float[] w = model.weights();
       double[] b = model.biases();
-      float[] grad = gradient[thread];
-      double[] biasGrad = biasGradient[thread];
       for (int i = from; i < to; i++) {
         int n = batchExamples[i];
         int base = i * slots;
+        int label = data.labels()[n];
         random.reseed(options.seed(), iteration, n);
-        batchRows[base] = data.labels()[n];
-        sampler.sample(data.labels()[n], batchRows, base + 1, weight, logWeight, random);
+        batchRows[base] = label;
+        if (sharedRows == null) {
+          sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
+        } else {
+          System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
+          ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sampled, weight, logWeight);
+        }
         x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
         for (int j = 0; j < slots; j++) {
           scores[j] += b[batchRows[base + j]];
         }
         boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
-        x.scatterAxpy(kernels.vectorOps(), grad, classes, n, batchRows, base, slots, coef, 0);
-        for (int j = 0; j < slots; j++) {
-          biasGrad[batchRows[base + j]] += coef[j];
-        }
+        x.scatterAxpy(kernels.vectorOps(), gradient[thread], classes, n, batchRows, base, slots, coef, 0);
+        addBiasGradient(base);
       }
     }
 
+    /**
+     * Shared mode with dense x: the chunk's scores against the shared rows are one gemm,
+     * X_chunk · W_Sᵀ, and their gradient another, Cᵀ · X_chunk, added into the buffer rows of S;
+     * the labels' rows take their own dot and axpy.
+     */
+    private void runSharedDense(int from, int to) {
+      int count = to - from;
+      if (count == 0) {
+        return;
+      }
+      float[] x = ((DenseFeatures) data.features()).values();
+      float[] w = model.weights();
+      double[] b = model.biases();
+      float[] grad = gradient[thread];
+      for (int i = from; i < to; i++) {
+        System.arraycopy(x, batchExamples[i] * columns, examples, (i - from) * columns, columns);
+      }
+      kernels.matrixOps().gemm(false, true, count, sampled, columns, 1f, examples, 0, columns,
+          sharedWeights, 0, columns, 0f, sharedScores, 0, sampled);
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        int label = data.labels()[n];
+        int row = (i - from) * columns;
+        random.reseed(options.seed(), iteration, n);
+        batchRows[base] = label;
+        System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
+        ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sampled, weight, logWeight);
+        scores[0] = kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
+        for (int j = 0; j < sampled; j++) {
+          scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
+        kernels.vectorOps().axpy(columns, coef[0], examples, row, grad, label * columns);
+        addBiasGradient(base);
+      }
+      kernels.matrixOps().gemm(true, false, sampled, columns, count, 1f, sharedCoef, 0, sampled,
+          examples, 0, columns, 0f, sharedGradient, 0, columns);
+      for (int j = 0; j < sampled; j++) {
+        kernels.vectorOps().axpy(columns, 1f, sharedGradient, j * columns, grad, sharedRows[j] * columns);
+      }
+    }
+
+    private void addBiasGradient(int base) {
+      double[] biasGrad = biasGradient[thread];
+      for (int j = 0; j < slots; j++) {
+        biasGrad[batchRows[base + j]] += coef[j];
+      }
+    }
   }
 
   /** Phase two for the class rows [r·K/T, (r+1)·K/T). */

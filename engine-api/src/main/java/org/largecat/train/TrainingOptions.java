@@ -15,12 +15,14 @@ import java.util.Objects;
  * @param biasScale standard deviation of the initial biases (paper: 0.001)
  * @param samplingPower 0 to sample classes uniformly (the paper), or p > 0 to sample them
  *     ∝ (count + 1)^p with importance weights ({@link ClassSampler})
+ * @param sampling per-example class sets or one set shared by each mini-batch
  */
 public record TrainingOptions(Method method, int batch, int sampled, long seed, int threads,
-    StepSizeSchedule stepSize, double weightScale, double biasScale, double samplingPower) {
+    StepSizeSchedule stepSize, double weightScale, double biasScale, double samplingPower, Sampling sampling) {
 
   public TrainingOptions {
     Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(sampling, "sampling");
     Objects.requireNonNull(stepSize, "stepSize");
     if (batch < 1 || sampled < 1 || threads < 1) {
       throw new IllegalArgumentException("batch = " + batch + ", sampled = " + sampled + ", threads = " + threads
@@ -38,26 +40,30 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
   /** The paper's settings (§4) for {@code method}, with |B| = 500, |S| = 100, all cores. */
   public static TrainingOptions defaults(Method method) {
     return new TrainingOptions(method, 500, 100, 1, Runtime.getRuntime().availableProcessors(),
-        StepSizeSchedule.PAPER, 0.1, 0.001, 0);
+        StepSizeSchedule.PAPER, 0.1, 0.001, 0, Sampling.PER_EXAMPLE);
   }
 
   public TrainingOptions withBatch(int batch, int sampled) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
   }
 
   public TrainingOptions withSeed(long seed) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
   }
 
   public TrainingOptions withThreads(int threads) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
   }
 
   public TrainingOptions withSamplingPower(double samplingPower) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+  }
+
+  public TrainingOptions withSampling(Sampling sampling) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
   }
 
   public TrainingOptions withStepSize(StepSizeSchedule stepSize) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
   }
 }

@@ -2,6 +2,7 @@ package org.largecat.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -20,24 +21,28 @@ class ClassSamplerTest {
     return 1 + k * k;
   }
 
-  private static void assertUnbiased(ClassSampler sampler) {
+  private static void assertUnbiased(ClassSampler sampler, boolean shared) {
     int[] rows = new int[S];
     double[] w = new double[S];
     double[] logW = new double[S];
+    double[] sharedW = new double[S];
     sampler.uniformWeights(w, logW);
     CounterRandom random = new CounterRandom();
     double sum = 0;
     double sumSquares = 0;
     for (int i = 0; i < DRAWS; i++) {
       random.reseed(3, 0, i);
-      sampler.sample(LABEL, rows, 0, w, logW, random);
+      if (shared) {
+        sampler.sampleShared(rows, 0, sharedW, random);
+        ClassSampler.excludeLabel(LABEL, rows, 0, sharedW, S, w, logW);
+      } else {
+        sampler.sample(LABEL, rows, 0, w, logW, random);
+      }
       double estimate = 0;
-      Set<Integer> distinct = new HashSet<>();
       for (int j = 0; j < S; j++) {
-        assertNotEquals(LABEL, rows[j]);
+        assertTrue(shared || rows[j] != LABEL);
         assertEquals(Math.log(w[j]), logW[j], 1e-15);
-        distinct.add(rows[j]);
-        estimate += w[j] * f(rows[j]);
+        estimate += w[j] == 0 ? 0 : w[j] * f(rows[j]);
       }
       sum += estimate;
       sumSquares += estimate * estimate;
@@ -52,13 +57,35 @@ class ClassSamplerTest {
   }
 
   @Test
-  void uniformWithoutReplacementIsUnbiasedAndDistinct() {
-    assertUnbiased(ClassSampler.uniform(K, S));
+  void uniformWithoutReplacementIsUnbiased() {
+    assertUnbiased(ClassSampler.uniform(K, S), false);
   }
 
   @Test
   void frequencyProportionalWithImportanceWeightsIsUnbiased() {
-    assertUnbiased(ClassSampler.frequency(COUNTS, 0.75, S));
+    assertUnbiased(ClassSampler.frequency(COUNTS, 0.75, S), false);
+  }
+
+  @Test
+  void sharedSetsWithTheLabelExcludedAreUnbiased() {
+    assertUnbiased(ClassSampler.uniform(K, S), true);
+    assertUnbiased(ClassSampler.frequency(COUNTS, 0.75, S), true);
+  }
+
+  @Test
+  void uniformDrawsAreDistinct() {
+    ClassSampler sampler = ClassSampler.uniform(K, K - 2);
+    int[] rows = new int[K - 2];
+    CounterRandom random = new CounterRandom();
+    for (int i = 0; i < 1000; i++) {
+      random.reseed(1, 2, i);
+      sampler.sample(LABEL, rows, 0, new double[K - 2], new double[K - 2], random);
+      Set<Integer> distinct = new HashSet<>();
+      for (int k : rows) {
+        assertNotEquals(LABEL, k);
+        assertTrue(distinct.add(k), "class " + k + " drawn twice");
+      }
+    }
   }
 
   @Test
