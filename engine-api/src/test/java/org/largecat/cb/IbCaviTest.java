@@ -168,8 +168,8 @@ class IbCaviTest {
     for (double e : fit.elbo()) {
       assertTrue(Double.isFinite(e));
     }
-    for (double m : fit.posterior().means()) {
-      assertTrue(Double.isFinite(m));
+    for (double weight : fit.posterior().means()) {
+      assertTrue(Double.isFinite(weight));
     }
     for (int i = 0; i < p.cbc().length; i++) {
       assertTrue(Double.isFinite(p.cbc()[i]) && Double.isFinite(p.cbm()[i]), "cell " + i);
