@@ -36,13 +36,18 @@ public final class CbProbabilities {
     normaliseRows(kernels, count, categories, cbm);
   }
 
-  /** Subtracts each row's log-sum-exp from it. */
+  /**
+   * Subtracts each row's log-sum-exp from it, as (v - max) - log sum exp(v - max): at log-odds of
+   * -5e7 (log Phi(-1e4)) one ulp is 7e-9, so adding the small log-sum to the maximum first would
+   * round it away.
+   */
   static void normaliseRows(Kernels kernels, int count, int categories, double[] logits) {
     for (int i = 0; i < count; i++) {
       int off = i * categories;
-      double lse = kernels.vectorOps().logSumExp(categories, logits, off);
+      double max = kernels.vectorOps().max(categories, logits, off);
+      double logSum = Math.log(kernels.vectorOps().sumExp(categories, logits, off, max));
       for (int k = off; k < off + categories; k++) {
-        logits[k] -= lse;
+        logits[k] = (logits[k] - max) - logSum;
       }
     }
   }
