@@ -12,6 +12,7 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
+      """ + CaviCommand.USAGE + """
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -31,6 +32,7 @@ public final class Largecat {
     try {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
+        case "cavi" -> CaviCommand.run(rest, out, err);
         case "bench" -> {
           org.openjdk.jmh.Main.main(rest);
           yield 0;
