@@ -49,7 +49,7 @@ import org.largecat.kernel.SpecialFunctions;
  * most tolerance * |ELBO|; one more pass then evaluates the returned q(B), so the last ELBO is
  * exactly the returned posterior's.
  */
-public final class IbCavi {
+public final class IbCavi implements AutoCloseable {
   /** Categories per block of work. */
   static final int BLOCK = 64;
   /** Rows per chunk of the logit's quadratic forms x_i^T Sigma_k x_i. */
@@ -73,6 +73,8 @@ public final class IbCavi {
   /** Logit: X^T kappa + Lambda0 mu0, M x K. */
   private double[] logitRightSide;
   private final ThreadLocal<Workspace> workspaces;
+  /** Worker threads, or null to run the blocks on the caller's thread. */
+  private final ExecutorService pool;
 
   private IbCavi(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
     this.design = Design.withIntercept(data.features(), kernels);
@@ -108,47 +110,65 @@ public final class IbCavi {
       positiveColumns[b][perBlock[b]++] = labels[i] - b * BLOCK;
     }
     workspaces = ThreadLocal.withInitial(Workspace::new);
-  }
-
-  /** Fits q(B) to the dataset (features without an intercept; the design adds it) with the prior given. */
-  public static CaviFit fit(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
-    if (data.rows() < 1) {
-      throw new IllegalArgumentException("IB-CAVI needs at least one example");
-    }
-    return new IbCavi(data, prior, options, kernels).run();
-  }
-
-  private CaviFit run() {
-    initialise();
-    List<Double> trace = new ArrayList<>();
-    int iterations = 0;
-    boolean converged = false;
-    ExecutorService pool = options.threads() > 1 ? Executors.newFixedThreadPool(options.threads(), r -> {
+    pool = options.threads() > 1 ? Executors.newFixedThreadPool(options.threads(), r -> {
       Thread t = new Thread(r, "ib-cavi");
       t.setDaemon(true);
       return t;
     }) : null;
-    try {
-      while (true) {
-        boolean update = iterations < options.maxIterations() && !converged;
-        double elbo = pass(pool, update);
-        trace.add(elbo);
-        if (!update) {
-          break;
-        }
+    initialise();
+  }
+
+  /**
+   * Prepares a run: the design, the starting q(B) and, for probit, the shared factor; the caller
+   * steps it with {@link #iterate()} and closes it (which stops its threads).
+   */
+  public static IbCavi start(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
+    if (data.rows() < 1) {
+      throw new IllegalArgumentException("IB-CAVI needs at least one example");
+    }
+    return new IbCavi(data, prior, options, kernels);
+  }
+
+  /** Fits q(B) to the dataset (features without an intercept; the design adds it) with the prior given. */
+  public static CaviFit fit(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
+    try (IbCavi run = start(data, prior, options, kernels)) {
+      List<Double> trace = new ArrayList<>();
+      int iterations = 0;
+      boolean converged = false;
+      while (iterations < options.maxIterations() && !converged) {
+        trace.add(run.iterate());
         iterations++;
         int t = trace.size() - 1;
         if (t >= 1 && options.tolerance() > 0) {
           converged = trace.get(t) - trace.get(t - 1) <= options.tolerance() * Math.abs(trace.get(t));
         }
       }
-    } finally {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
+      trace.add(run.elbo());
+      double[] elbo = trace.stream().mapToDouble(Double::doubleValue).toArray();
+      return new CaviFit(run.posterior, elbo, iterations, converged, (long) run.rows * run.categories);
     }
-    double[] elbo = trace.stream().mapToDouble(Double::doubleValue).toArray();
-    return new CaviFit(posterior, elbo, iterations, converged, (long) rows * categories);
+  }
+
+  /** One CAVI iteration: returns the ELBO of q(B) as it was, then updates q(aux) and q(B). */
+  public double iterate() {
+    return pass(true);
+  }
+
+  /** The ELBO of the current q(B) (with the auxiliary factor at its optimum), without updating. */
+  public double elbo() {
+    return pass(false);
+  }
+
+  /** The current q(B) (updated in place by later iterations). */
+  public CbPosterior posterior() {
+    return posterior;
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
   }
 
   /** The starting q(B): means mu0; probit's fixed covariance; logit's covariances Sigma0 (or 1/Lambda0_mm). */
@@ -198,7 +218,7 @@ public final class IbCavi {
   }
 
   /** One pass over all blocks: returns the ELBO of the current q(B), then updates q(B) if asked. */
-  private double pass(ExecutorService pool, boolean update) {
+  private double pass(boolean update) {
     int blocks = positiveRows.length;
     List<Callable<Double>> tasks = new ArrayList<>(blocks);
     for (int b = 0; b < blocks; b++) {
