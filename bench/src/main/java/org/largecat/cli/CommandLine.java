@@ -1,9 +1,9 @@
 package org.largecat.cli;
 
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,7 +21,7 @@ final class CommandLine {
    * Parses {@code args} for {@code command}, which takes the options in {@code valued} (each followed
    * by a value) and the switches in {@code switches}.
    */
-  CommandLine(String command, String[] args, List<String> valued, List<String> switches) {
+  CommandLine(String command, String[] args, Collection<String> valued, Collection<String> switches) {
     this.command = command;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -46,12 +46,16 @@ final class CommandLine {
     return values.getOrDefault(name, fallback);
   }
 
-  Path requiredPath(String name) {
+  String required(String name) {
     String v = values.get(name);
     if (v == null) {
-      throw usage(name + " FILE is required");
+      throw usage(name + " is required");
     }
-    return Path.of(v);
+    return v;
+  }
+
+  Path requiredPath(String name) {
+    return Path.of(required(name));
   }
 
   Path path(String name) {
@@ -81,6 +85,23 @@ final class CommandLine {
       return v == null ? fallback : Long.parseLong(v);
     } catch (NumberFormatException e) {
       throw usage(name + " '" + v + "' is not an integer");
+    }
+  }
+
+  /** A finite number >= 0. */
+  double number(String name, double fallback) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      double parsed = Double.parseDouble(v);
+      if (!(parsed >= 0 && parsed < Double.POSITIVE_INFINITY)) {
+        throw usage(name + " " + v + " must be finite and >= 0");
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw usage(name + " '" + v + "' is not a number");
     }
   }
 

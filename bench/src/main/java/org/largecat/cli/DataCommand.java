@@ -20,20 +20,23 @@ final class DataCommand {
              largecat data synth softmax [--rows N] [--columns D] [--classes K] [--scale X] [--seed N] --out FILE
                                                        x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale²);
                                                        both write the generating model to FILE.truth (a model file)
-      """;
+      """ + CbSynthCommand.USAGE;
 
   private DataCommand() {}
 
-  static int run(String[] rest, PrintStream err) throws IOException {
+  static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
     if (rest.length < 2 || !rest[0].equals("synth")) {
-      throw new Largecat.UsageException("data: expected 'data synth ar-toy|softmax ...'");
+      throw new Largecat.UsageException("data: expected 'data synth ar-toy|softmax|cb ...'");
     }
     String name = rest[1];
     String[] options = Arrays.copyOfRange(rest, 2, rest.length);
+    if (name.equals("cb")) {
+      return CbSynthCommand.run(options, out, err);
+    }
     List<String> valued = switch (name) {
       case "ar-toy" -> List.of("--classes", "--rows", "--seed", "--out");
       case "softmax" -> List.of("--rows", "--columns", "--classes", "--scale", "--seed", "--out");
-      default -> throw new Largecat.UsageException("data synth: unknown set '" + name + "' (ar-toy or softmax)");
+      default -> throw new Largecat.UsageException("data synth: unknown set '" + name + "' (ar-toy, softmax or cb)");
     };
     CommandLine args = new CommandLine("data synth " + name, options, valued, List.of());
     Path file = args.requiredPath("--out");

@@ -12,7 +12,7 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
-      """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + ReproduceCommand.USAGE + """
+      """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -35,7 +35,8 @@ public final class Largecat {
         case "train" -> TrainCommand.run(rest, out, err);
         case "evaluate" -> EvaluateCommand.evaluate(rest, out);
         case "predict" -> EvaluateCommand.predict(rest, out);
-        case "data" -> DataCommand.run(rest, err);
+        case "data" -> DataCommand.run(rest, out, err);
+        case "cavi" -> CaviCommand.run(rest, out, err);
         case "reproduce" -> ReproduceCommand.run(rest, out, err);
         case "bench" -> {
           org.openjdk.jmh.Main.main(rest);

@@ -1,0 +1,73 @@
+package org.largecat.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CaviCommandTest {
+  @TempDir
+  Path dir;
+
+  private record Result(int status, String out, String err) {}
+
+  private static Result cavi(String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Largecat.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private void synth(double sigmaHigh) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int status = CbSynthCommand.run(new String[] {"--classes", "3", "--covariates", "6", "--rows", "1000",
+        "--sigma-high", Double.toString(sigmaHigh), "--seed", "4", "--out", dir.resolve("train.txt").toString(),
+        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    assertEquals(0, status);
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("wrote 800 training rows and 200 test rows"));
+    assertEquals(200, Files.readAllLines(dir.resolve("truth.txt")).size());
+  }
+
+  @Test
+  void reportsElboPerIterationBmaWeightAndHoldoutMetrics() throws Exception {
+    synth(2.0);
+    Result r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--test", dir.resolve("test.txt").toString(),
+        "--link", "probit", "--iterations", "50", "--truth", dir.resolve("truth.txt").toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("BMA weight on CBC: "), r.out());
+    assertTrue(r.out().matches("(?s).*\\n   CBC .*\\n   CBM .*\\n   BMA .*"), r.out());
+    assertTrue(r.out().contains("test set, 200 rows"), r.out());
+  }
+
+  @Test
+  void jsonCarriesTheTraceAndEveryModel() throws Exception {
+    synth(0.3);
+    Result r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--link", "logit", "--diagonal", "--json");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().startsWith("{\"link\":\"logit\",\"diagonal\":true"), r.out());
+    assertTrue(r.out().contains("\"elbo\":[") && r.out().contains("\"weightCbc\":") && r.out().contains("\"bma\":{"), r.out());
+  }
+
+  @Test
+  void badUsageNamesTheProblem() throws Exception {
+    Result r = cavi("cavi", "--train", "x.txt", "--link", "cloglog");
+    assertEquals(2, r.status());
+    assertTrue(r.err().contains("unknown link 'cloglog' (expected probit or logit)"), r.err());
+    r = cavi("cavi", "--link", "probit");
+    assertTrue(r.err().contains("--train is required"), r.err());
+    r = cavi("cavi", "--train", dir.resolve("missing.txt").toString(), "--link", "probit");
+    assertEquals(2, r.status());
+    assertTrue(r.err().startsWith("largecat cavi: "), r.err());
+    r = cavi("cavi", "--train", "x", "--link", "probit", "--iterations", "zero");
+    assertTrue(r.err().contains("--iterations 'zero' is not an integer"), r.err());
+  }
+}
