@@ -64,11 +64,13 @@ public final class UtilityModelQuadrature {
   /** Bound on each neglected tail relative to the class's integral. */
   private static final double TAIL_TOLERANCE = 1e-12;
   private static final int MAX_NODES = 1 << 17;
+  /** A group of classes whose first grid would need more nodes than this is split by utility. */
+  private static final int SPLIT_NODES = 160;
   /** The initial grid reaches this many widths beyond the extreme modes. */
   private static final double START_WIDTHS = 8;
   /** Widths are capped here: logistic integrands far below the top are flat over the margin. */
   private static final double MAX_WIDTH = 4;
-  private static final double MAX_STEP = 0.5;
+  private static final double MAX_STEP = 1;
   private static final int MAX_MODE_STEPS = 200;
 
   private final VectorOps vectorOps;
@@ -93,6 +95,12 @@ public final class UtilityModelQuadrature {
   private int k;
   private int first;
   private int count;
+  /** The utility interval of the classes the current grid serves. */
+  private double low;
+  private double high;
+  /** Where a logProbabilities call writes; null for logProbability. */
+  private double[] out;
+  private int outOff;
   private double center;
   private double step;
   private long lo;
@@ -146,6 +154,7 @@ public final class UtilityModelQuadrature {
     if (k == 1) {
       return 0;
     }
+    out = null;
     integrate(psi, off, k, y, 1);
     return Math.log(step) + total[y];
   }
@@ -169,10 +178,12 @@ public final class UtilityModelQuadrature {
       out[outOff] = 0;
       return;
     }
-    integrate(psi, off, k, 0, k);
-    double logStep = Math.log(step);
-    for (int y = 0; y < k; y++) {
-      out[outOff + y] = logStep + total[y];
+    this.out = out;
+    this.outOff = outOff;
+    try {
+      integrate(psi, off, k, 0, k);
+    } finally {
+      this.out = null;
     }
   }
 
@@ -203,7 +214,10 @@ public final class UtilityModelQuadrature {
     }
   }
 
-  /** Leaves step and total[first..first+count) such that log p(y) = log(step) + total[y]. */
+  /**
+   * Leaves step and total[y] for the tracked classes, those y in [first, first+count) with psi_y in
+   * [low, high], such that log p(y) = log(step) + total[y].
+   */
   private void integrate(double[] psi, int off, int k, int first, int count) {
     this.psi = psi;
     this.off = off;
@@ -212,39 +226,75 @@ public final class UtilityModelQuadrature {
     this.count = count;
     passes = 0;
     try {
-      startGrid();
-      while (true) {
-        extendTails();
-        if (halve()) {
-          return;
-        }
+      double low = Double.POSITIVE_INFINITY;
+      double high = Double.NEGATIVE_INFINITY;
+      for (int y = first; y < first + count; y++) {
+        low = Math.min(low, psi[off + y]);
+        high = Math.max(high, psi[off + y]);
       }
+      integrateGroup(low, high);
     } finally {
       this.psi = null;
     }
   }
 
-  private void startGrid() {
-    int top = first;
-    int bottom = first;
+  /**
+   * Integrates the tracked classes with utility in [low, high] on one grid, or, when their modes are
+   * so far apart for their widths that one uniform grid would need more than SPLIT_NODES nodes,
+   * splits the utility interval in two and integrates each half on its own grid (modes increase with
+   * psi_y, so each half's modes are bracketed by its own extreme classes). Groups with a flat
+   * integrand (a logistic class far below the top, flat over the whole margin) are not split: every
+   * grid of theirs would have to span the flat stretch again.
+   */
+  private void integrateGroup(double low, double high) {
+    this.low = low;
+    this.high = high;
+    int top = -1;
+    int bottom = -1;
     for (int y = first; y < first + count; y++) {
-      top = psi[off + y] > psi[off + top] ? y : top;
-      bottom = psi[off + y] < psi[off + bottom] ? y : bottom;
+      if (tracked(y)) {
+        top = top < 0 || psi[off + y] > psi[off + top] ? y : top;
+        bottom = bottom < 0 || psi[off + y] < psi[off + bottom] ? y : bottom;
+      }
     }
     double topMode = findMode(top);
     double topWidth = width();
     double bottomMode = topMode;
     double bottomWidth = topWidth;
-    if (bottom != top) {
+    if (psi[off + bottom] != psi[off + top]) {
       bottomMode = findMode(bottom);
       bottomWidth = width();
     }
     step = Math.min(MAX_STEP, 0.5 * Math.min(topWidth, bottomWidth));
-    center = topMode;
     hi = (long) Math.ceil(START_WIDTHS * topWidth / step);
     lo = -(long) Math.ceil((topMode - bottomMode + START_WIDTHS * bottomWidth) / step);
+    boolean plateau = Math.max(topWidth, bottomWidth) >= MAX_WIDTH;
+    if (hi - lo > SPLIT_NODES && psi[off + bottom] != psi[off + top] && !plateau) {
+      double split = 0.5 * (psi[off + bottom] + psi[off + top]);
+      split = split == psi[off + top] ? psi[off + bottom] : split;
+      integrateGroup(psi[off + bottom], split);
+      integrateGroup(Math.nextUp(split), psi[off + top]);
+      return;
+    }
+    center = topMode;
     Arrays.fill(total, first, first + count, Double.NEGATIVE_INFINITY);
     addNodes(center + lo * step, step, hi - lo + 1);
+    do {
+      extendTails();
+    } while (!halve());
+    if (out != null) {
+      double logStep = Math.log(step);
+      for (int y = first; y < first + count; y++) {
+        if (tracked(y)) {
+          out[outOff + y] = logStep + total[y];
+        }
+      }
+    }
+  }
+
+  private boolean tracked(int y) {
+    double v = psi[off + y];
+    return v >= low && v <= high;
   }
 
   /** 1/sqrt(-L'') at the mode just found, capped at MAX_WIDTH. */
@@ -336,7 +386,7 @@ public final class UtilityModelQuadrature {
     double logBound = Math.log(TAIL_TOLERANCE * step);
     for (int y = first; y < first + count; y++) {
       double end = argument[y];
-      if (end == Double.NEGATIVE_INFINITY) {
+      if (!tracked(y) || end == Double.NEGATIVE_INFINITY) {
         continue;
       }
       double outwardSlope = (end - argument[k + y]) / step;
@@ -358,8 +408,8 @@ public final class UtilityModelQuadrature {
     boolean converged = true;
     for (int y = first; y < first + count; y++) {
       double midpoints = passLog(y);
-      if (midpoints == Double.NEGATIVE_INFINITY && total[y] == Double.NEGATIVE_INFINITY) {
-        continue; // p(y) underflows (only the Gumbel's log F can)
+      if (!tracked(y) || midpoints == Double.NEGATIVE_INFINITY && total[y] == Double.NEGATIVE_INFINITY) {
+        continue; // not in this group, or p(y) underflows (only the Gumbel's log F can)
       }
       if (!(Math.abs(Math.tanh(0.5 * (midpoints - total[y]))) <= HALVING_TOLERANCE)) {
         converged = false;
