@@ -18,32 +18,44 @@ import org.largecat.kernel.VectorOps;
  * lies at or right of psi_y and moves right as psi_y grows, so the modes of the classes of largest
  * and smallest utility bracket every other mode.
  *
- * <p><b>Why one shared node set is not enough by itself.</b> Classes far below the top do not put
- * their mass where the top classes do: for K = 2 Gaussian with margin 60 the low class peaks at the
- * midpoint, 30 below the top class's peak, and a class far below a dense cluster of 10^4 peaks just
- * right of the cluster with a width of 0.05 where the top classes' width is 0.3. A rule fitted to the
- * top class (Gauss-Hermite at its mode, say) therefore misses them by hundreds of nats.
+ * <p><b>Why one node set fitted to the top class is not enough.</b> Classes far below the top put
+ * their mass elsewhere, and more narrowly: for K = 2 Gaussian with margin 60 the low class peaks at
+ * the midpoint, 30 below the top class's peak; with 10^4 classes N(0, 1) and one at -60, the low
+ * class peaks at t = 3.97 with width 0.088, the top class at 5.46 with width 0.41 (17 of the low
+ * class's widths away). A rule fitted to the top class (Gauss-Hermite at its mode, say) gets such
+ * classes wrong by hundreds of nats.
  *
- * <p><b>The scheme.</b> The trapezoid rule on one uniform grid t_j = c + j * step, shared by all
- * tracked classes, adapted until every class is resolved:
+ * <p><b>The scheme.</b> The trapezoid rule on a uniform grid t_j = c + j * step, one grid shared by
+ * a group of classes, adapted until every class of the group is resolved:
  * <ol>
- *   <li>Start: the modes and widths 1/sqrt(-L_y'') of the tracked classes of largest and smallest
+ *   <li>Start: the modes and widths 1/sqrt(-L_y'') of the group's classes of largest and smallest
  *       utility, by Newton's method safeguarded by bisection (L_y' is decreasing; each step is one
- *       batched pass of h over K); the grid spans both modes and 8 widths beyond, at half the smaller
- *       width.
+ *       batched pass of h over K). The grid spans both modes and 8 widths beyond, at half the smaller
+ *       width (at most 1). If that takes more than 160 nodes (modes far apart for their widths, as
+ *       when a few outliers sit hundreds away), the group is split at the middle of its utility range
+ *       and each half gets its own grid; all classes start as one group.
  *   <li>Tails: by concavity, beyond an end node L_y lies below the chord through the last two nodes,
  *       so the neglected tail is at most e^{L_y(end)} / |chord slope|; the grid grows on a side until
  *       that bound is below 1e-12 of every class's integral.
  *   <li>Halving: the midpoints are added (the old nodes are kept) and, for every class, the new sum
  *       is compared with the old; the grid is final when they agree to 1e-7 for every class.
  * </ol>
- * The integrands are analytic in a strip around the real axis and decay at least exponentially, so
+ * No class of a group starts under-resolved, which is what makes the halving test trustworthy (a grid
+ * much coarser than a peak can agree with its own halving by accident): the curvature -L_y'' at a
+ * class's mode is exactly 1 for the Gumbel (G' = 1 there); at most 5/4 for the logistic (-G'' <= G' =
+ * sigma(t - psi_y) < 1 there); and for the Gaussian at most 1 more than the group's bottom class's,
+ * since -G'' = sum_k (1 - Var(Z | Z < t - psi_k)) decreases in t and the modes increase with psi_y.
+ * So the starting step is at most 1.1 widths of any class in the group.
+ *
+ * <p>The integrands are analytic in a strip around the real axis and decay at least exponentially, so
  * the trapezoid error falls like exp(-const / step): each halving squares the relative error, and
- * when two successive grids agree to 1e-7 the finer one is accurate to about 1e-14 relative. Cost: K
- * log F (and, for the logistic, K log sigmoid) evaluations and one K-wide exp per node, batched
- * through the SPI; typically 60 to 200 nodes (see {@link #lastPasses()}), against thousands of
- * integrals of K terms each for K separate per-class rules. Sums over a node are in log space,
- * shifted by the running maximum per class; nothing is exponentiated before shifting.
+ * when two successive grids agree to 1e-7 the finer one is accurate to about 1e-14 relative. Cost per
+ * node: K log F (and, for the logistic, K log sigmoid) evaluations and one K-wide exp, batched
+ * through the SPI. For K = 10^4, 185 to 440 K-wide passes (nodes plus Newton steps; see
+ * {@link #lastPasses()}) for all K classes, 90 to 200 for one class, across the regimes of the tests;
+ * a logistic class M below the top has a flat integrand M wide, which takes about 2M nodes. Sums over
+ * nodes are in log space, shifted by the running maximum per class; nothing is exponentiated before
+ * shifting.
  *
  * <p><b>Accuracy and domain.</b> |error in log p| at most 1e-6 (measured against a 30-digit mpmath
  * oracle: see {@code UtilityModelQuadratureTest}) for K up to 10^4, margins |psi_y - psi_k| up to 60,
