@@ -81,7 +81,7 @@ public enum NoiseDistribution {
     @Override
     void logHazards(SpecialFunctions sf, int n, double[] x, double[] logCdf, int off) {
       for (int i = off; i < off + n; i++) {
-        x[i] = -0.5 * x[i] * x[i] - HALF_LOG_2PI - logCdf[i];
+        x[i] = logDensity(x[i]) - logCdf[i];
       }
     }
 

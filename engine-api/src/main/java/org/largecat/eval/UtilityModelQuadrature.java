@@ -238,13 +238,13 @@ public final class UtilityModelQuadrature {
     this.count = count;
     passes = 0;
     try {
-      double low = Double.POSITIVE_INFINITY;
-      double high = Double.NEGATIVE_INFINITY;
+      double lowest = Double.POSITIVE_INFINITY;
+      double highest = Double.NEGATIVE_INFINITY;
       for (int y = first; y < first + count; y++) {
-        low = Math.min(low, psi[off + y]);
-        high = Math.max(high, psi[off + y]);
+        lowest = Math.min(lowest, psi[off + y]);
+        highest = Math.max(highest, psi[off + y]);
       }
-      integrateGroup(low, high);
+      integrateGroup(lowest, highest);
     } finally {
       this.psi = null;
     }
