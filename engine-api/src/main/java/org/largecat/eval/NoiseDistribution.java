@@ -10,7 +10,7 @@ import org.largecat.special.Normal;
  * The standard noise of an additive-noise categorical model, y = argmax_k (psi_k + eps_k) with eps_k
  * iid of density f and cdf F (augment-and-reduce Eq. 4), and what {@link UtilityModelQuadrature}
  * needs of it: log f, log F, the ratio h = f/F (the reverse hazard; phi/Phi for the Gaussian), log h
- * and its first two derivatives, and the batched SPI kernels that compute log F, log h and h.
+ * and its first two derivatives, and the batched SPI kernels that compute log F and h.
  *
  * <p>For all three, log F and log h are concave (for the Gaussian (log h)'' = -1 + h (x + h) lies in
  * (-1, 0)), so every integrand of Eq. 5 is log-concave.
@@ -39,13 +39,15 @@ public enum NoiseDistribution {
     }
 
     @Override
-    void logHazards(SpecialFunctions sf, int n, double[] x, double[] logCdf, int off) {
-      negate(n, x, off);
+    void logHazards(int n, double[] x, double[] logCdf, int off) {
+      for (int i = off; i < off + n; i++) {
+        x[i] = -x[i];
+      }
     }
 
     @Override
     void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
-      negate(n, x, 0, out);
+      negate(n, x, out);
       sf.apply(ElementwiseFunction.EXP, n, out, 0, out, 0);
     }
   },
@@ -75,11 +77,11 @@ public enum NoiseDistribution {
     }
 
     /**
-     * log phi(x) - log Phi(x) from the log Phi already computed: it cancels only for x far below 0,
-     * where the integrand (which carries the factor Phi(x) once more) is negligible.
+     * log phi(x) - log Phi(x): it cancels only for x far below 0, where the integrand (which carries
+     * the factor Phi(x) once more) is negligible.
      */
     @Override
-    void logHazards(SpecialFunctions sf, int n, double[] x, double[] logCdf, int off) {
+    void logHazards(int n, double[] x, double[] logCdf, int off) {
       for (int i = off; i < off + n; i++) {
         x[i] = logDensity(x[i]) - logCdf[i];
       }
@@ -113,15 +115,20 @@ public enum NoiseDistribution {
       return -hazard * (1 - hazard); // -sigma(x) sigma(-x)
     }
 
+    /**
+     * log sigma(-x) = log sigma(x) - x: no second log sigmoid pass. It cancels only for x far below 0,
+     * to an absolute error of an ulp of x, which is a relative error of the integrand.
+     */
     @Override
-    void logHazards(SpecialFunctions sf, int n, double[] x, double[] logCdf, int off) {
-      negate(n, x, off);
-      sf.apply(ElementwiseFunction.LOG_SIGMOID, n, x, off, x, off);
+    void logHazards(int n, double[] x, double[] logCdf, int off) {
+      for (int i = off; i < off + n; i++) {
+        x[i] = logCdf[i] - x[i];
+      }
     }
 
     @Override
     void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
-      negate(n, x, 0, out);
+      negate(n, x, out);
       sf.apply(ElementwiseFunction.LOG_SIGMOID, n, out, 0, out, 0);
       sf.apply(ElementwiseFunction.EXP, n, out, 0, out, 0);
     }
@@ -156,20 +163,16 @@ public enum NoiseDistribution {
   }
 
   /**
-   * x[off..off+n) := log h(x), in place, given logCdf[off..off+n) = log F at the same points (which
-   * the Gaussian reuses).
+   * x[off..off+n) := log h(x), in place, from logCdf[off..off+n) = log F at the same points: plain
+   * arithmetic for all three, so the quadrature's only special-function pass per node is log F.
    */
-  abstract void logHazards(SpecialFunctions sf, int n, double[] x, double[] logCdf, int off);
+  abstract void logHazards(int n, double[] x, double[] logCdf, int off);
 
   /** out[0..n) := h(x[0..n)). */
   abstract void hazards(SpecialFunctions sf, int n, double[] x, double[] out);
 
-  private static void negate(int n, double[] x, int off) {
-    negate(n, x, off, x);
-  }
-
-  private static void negate(int n, double[] x, int off, double[] out) {
-    for (int i = off; i < off + n; i++) {
+  private static void negate(int n, double[] x, double[] out) {
+    for (int i = 0; i < n; i++) {
       out[i] = -x[i];
     }
   }

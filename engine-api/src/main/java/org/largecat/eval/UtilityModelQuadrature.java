@@ -50,8 +50,8 @@ import org.largecat.kernel.VectorOps;
  * <p>The integrands are analytic in a strip around the real axis and decay at least exponentially, so
  * the trapezoid error falls like exp(-const / step): each halving squares the relative error, and
  * when two successive grids agree to 1e-7 the finer one is accurate to about 1e-14 relative. Cost per
- * node: K log F (and, for the logistic, K log sigmoid) evaluations and one K-wide exp, batched
- * through the SPI. For K = 10^4, 185 to 440 K-wide passes (nodes plus Newton steps; see
+ * node: K log F evaluations and one K-wide exp, batched through the SPI (log h comes from log F by
+ * arithmetic). For K = 10^4, 185 to 440 K-wide passes (nodes plus Newton steps; see
  * {@link #lastPasses()}) for all K classes, 90 to 200 for one class, across the regimes of the tests;
  * a logistic class M below the top has a flat integrand M wide, which takes about 2M nodes. Sums over
  * nodes are in log space, shifted by the running maximum per class; nothing is exponentiated before
@@ -473,7 +473,7 @@ public final class UtilityModelQuadrature {
     for (int r = 0; r < m; r++) {
       int row = r * k;
       double g = vectorOps.dot(k, logCdf, row, ones, 0);
-      noise.logHazards(specialFunctions, count, argument, logCdf, row + first);
+      noise.logHazards(count, argument, logCdf, row + first);
       for (int i = row + first; i < row + first + count; i++) {
         argument[i] += g;
       }

@@ -49,7 +49,7 @@ class NoiseDistributionTest {
     kernels.specialFunctions().apply(noise.logCdfFunction(), n, POINTS, 0, logCdf, 1);
     double[] logHazard = new double[n + 1];
     System.arraycopy(POINTS, 0, logHazard, 1, n);
-    noise.logHazards(kernels.specialFunctions(), n, logHazard, logCdf, 1);
+    noise.logHazards(n, logHazard, logCdf, 1);
     double[] x = POINTS.clone();
     double[] hazard = new double[n];
     noise.hazards(kernels.specialFunctions(), n, x, hazard);
