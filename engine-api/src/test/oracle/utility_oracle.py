@@ -5,7 +5,7 @@ probit (Gaussian noise) and multinomial logistic (logistic noise) models, augmen
 
 by mpmath.quad at 30 digits. Writes utility-psi.tsv (the utility vectors, as groups of equal values)
 and utility-logp-gaussian.tsv, utility-logp-logistic.tsv (log p of a class of each listed group).
-Run with the python3 that has mpmath: python3 utility_oracle.py  (two processes, a few minutes)
+Run with the python3 that has mpmath: python3 utility_oracle.py  (two processes, about 8 CPU-minutes)
 
 A case's psi is its groups in order, each group `count` classes of utility `value`; large K is
 reached by repeating values, so the integrand costs one log F per group, not per class. Each truth
@@ -210,14 +210,14 @@ def main():
     write_table("utility-psi", SCRIPT,
                 ["Utility vectors psi for the additive-noise models, as groups of equal values: case c is",
                  "its groups g in order, each `count` classes of utility `value`. Cases:", regimes],
-                ["case", "group", "value", "count"], psi_rows)
+                ["case", "group", "value", "count"], psi_rows, DPS)
     for noise in NOISES:
         rows = [[str(case), str(g), mp.nstr(v, 25)] for n, case, g, v in results if n == noise]
         write_table(f"utility-logp-{noise}", SCRIPT,
                     [f"log p(y | psi) under standard {noise} noise (augment-and-reduce Eq. 5) for a class y of",
                      "group g of case c in utility-psi.tsv, by mpmath.quad at 30 digits; tanh-sinh and",
                      "Gauss-Legendre on different partitions agreed to 1e-20."],
-                    ["case", "group", "=logp"], rows)
+                    ["case", "group", "=logp"], rows, DPS)
 
 
 if __name__ == "__main__":
