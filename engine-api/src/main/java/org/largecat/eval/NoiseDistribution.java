@@ -2,6 +2,7 @@ package org.largecat.eval;
 
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.SpecialFunctions;
+import org.largecat.model.Link;
 import org.largecat.special.Gumbel;
 import org.largecat.special.Logistic;
 import org.largecat.special.Normal;
@@ -46,7 +47,7 @@ public enum NoiseDistribution {
     }
 
     @Override
-    void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
+    public void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
       negate(n, x, out);
       sf.apply(ElementwiseFunction.EXP, n, out, 0, out, 0);
     }
@@ -88,7 +89,7 @@ public enum NoiseDistribution {
     }
 
     @Override
-    void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
+    public void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
       sf.apply(ElementwiseFunction.NORMAL_MILLS_RATIO, n, x, 0, out, 0);
     }
   },
@@ -127,7 +128,7 @@ public enum NoiseDistribution {
     }
 
     @Override
-    void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
+    public void hazards(SpecialFunctions sf, int n, double[] x, double[] out) {
       negate(n, x, out);
       sf.apply(ElementwiseFunction.LOG_SIGMOID, n, out, 0, out, 0);
       sf.apply(ElementwiseFunction.EXP, n, out, 0, out, 0);
@@ -168,8 +169,17 @@ public enum NoiseDistribution {
    */
   abstract void logHazards(int n, double[] x, double[] logCdf, int off);
 
-  /** out[0..n) := h(x[0..n)). */
-  abstract void hazards(SpecialFunctions sf, int n, double[] x, double[] out);
+  /** out[0..n) := h(x[0..n)), batched through the SPI. */
+  public abstract void hazards(SpecialFunctions sf, int n, double[] x, double[] out);
+
+  /** The noise of a model's link: Gumbel for the softmax, Gaussian for the probit, logistic for the logistic. */
+  public static NoiseDistribution of(Link link) {
+    return switch (link) {
+      case SOFTMAX -> GUMBEL;
+      case PROBIT -> GAUSSIAN;
+      case LOGISTIC -> LOGISTIC;
+    };
+  }
 
   private static void negate(int n, double[] x, double[] out) {
     for (int i = 0; i < n; i++) {

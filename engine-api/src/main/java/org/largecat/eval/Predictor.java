@@ -3,19 +3,24 @@ package org.largecat.eval;
 import org.largecat.data.Features;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.model.Link;
 
 /**
  * The class probabilities of a {@link LinearModel} for one example at a time: all K utilities
- * ψ = W x + b by one gather-dot, then the link's log-probabilities. One per thread; reused.
+ * ψ = W x + b by one gather-dot, then the link's log-probabilities — closed form for the softmax,
+ * {@link UtilityModelQuadrature} for probit and logistic. One per thread; reused.
  */
 public final class Predictor {
   private final LinearModel model;
   private final Kernels kernels;
   private final int[] allClasses;
+  private final UtilityModelQuadrature quadrature;
 
   public Predictor(LinearModel model, Kernels kernels) {
     this.model = model;
     this.kernels = kernels;
+    this.quadrature = model.link() == Link.SOFTMAX ? null
+        : new UtilityModelQuadrature(kernels, NoiseDistribution.of(model.link()), model.classes());
     this.allClasses = new int[model.classes()];
     for (int k = 0; k < allClasses.length; k++) {
       allClasses[k] = k;
@@ -35,7 +40,7 @@ public final class Predictor {
   public double logProbability(double[] psi, int y) {
     return switch (model.link()) {
       case SOFTMAX -> psi[y] - kernels.vectorOps().logSumExp(psi.length, psi, 0);
-      case PROBIT, LOGISTIC -> throw new UnsupportedOperationException("probit and logistic evaluation arrive with the quadrature");
+      case PROBIT, LOGISTIC -> quadrature.logProbability(psi, 0, psi.length, y);
     };
   }
 
@@ -48,7 +53,7 @@ public final class Predictor {
           out[k] = psi[k] - logZ;
         }
       }
-      case PROBIT, LOGISTIC -> throw new UnsupportedOperationException("probit and logistic evaluation arrive with the quadrature");
+      case PROBIT, LOGISTIC -> quadrature.logProbabilities(psi, 0, psi.length, out, 0);
     }
   }
 

@@ -1,7 +1,7 @@
 package org.largecat.train;
 
-import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
+import org.largecat.eval.NoiseDistribution;
 import org.largecat.kernel.SpecialFunctions;
 import org.largecat.model.Link;
 import org.largecat.special.Logistic;
@@ -26,7 +26,7 @@ final class NoiseAugmentReduce extends SampledBound {
   /** softplus⁻¹(1): every q starts with unit scale. */
   private static final double UNIT_SCALE_GAMMA = Math.log(Math.E - 1);
 
-  private final Link link;
+  private final NoiseDistribution noise;
   private final double[] location;
   private final double[] scaleParameter;
   private final LocalStepCounts visits;
@@ -35,7 +35,7 @@ final class NoiseAugmentReduce extends SampledBound {
     if (link == Link.SOFTMAX) {
       throw new IllegalArgumentException("softmax A&R has its own closed-form local step");
     }
-    this.link = link;
+    this.noise = NoiseDistribution.of(link);
     this.location = new double[examples];
     this.scaleParameter = new double[examples];
     this.visits = new LocalStepCounts(examples);
@@ -54,10 +54,10 @@ final class NoiseAugmentReduce extends SampledBound {
       double u = standardDraw(random);
       double eps = mu + sigma * u;
       shiftedMargins(eps, scores, s, z);
-      hazard(special, s, z, work);
+      noise.hazards(special, s, z, work);
       double hazardSum = weightedSum(weight, work, s);
-      special.apply(logCdf(), s, z, 0, work, 0);
-      double bound = logPdf(eps) + weightedSum(weight, work, s) + entropy(sigma);
+      special.apply(noise.logCdfFunction(), s, z, 0, work, 0);
+      double bound = noise.logDensity(eps) + weightedSum(weight, work, s) + entropy(sigma);
 
       double dEps = dLogPdf(eps) + hazardSum;
       double alpha = 0.01 * Math.pow(1 + visits.next(n), -0.9);
@@ -67,7 +67,7 @@ final class NoiseAugmentReduce extends SampledBound {
 
       double fresh = location[n] + Logistic.softplus(scaleParameter[n]) * standardDraw(random);
       shiftedMargins(fresh, scores, s, z);
-      hazard(special, s, z, work);
+      noise.hazards(special, s, z, work);
       double total = 0;
       for (int j = 0; j < s; j++) {
         double c = weight[j] * work[j];
@@ -96,40 +96,19 @@ final class NoiseAugmentReduce extends SampledBound {
   }
 
   private double standardDraw(CounterRandom random) {
-    if (link == Link.PROBIT) {
+    if (noise == NoiseDistribution.GAUSSIAN) {
       return random.nextGaussian();
     }
     double v = random.nextDouble(Double.MIN_NORMAL, 1.0);
     return Math.log(v) - Math.log1p(-v);
   }
 
-  private ElementwiseFunction logCdf() {
-    return link == Link.PROBIT ? ElementwiseFunction.NORMAL_LOG_CDF : ElementwiseFunction.LOG_SIGMOID;
-  }
-
-  /** h(z) = f(z)/F(z): φ/Φ for the Gaussian, σ(−z) for the logistic. */
-  private void hazard(SpecialFunctions special, int s, double[] z, double[] out) {
-    if (link == Link.PROBIT) {
-      special.apply(ElementwiseFunction.NORMAL_MILLS_RATIO, s, z, 0, out, 0);
-    } else {
-      for (int j = 0; j < s; j++) {
-        out[j] = -z[j];
-      }
-      special.apply(ElementwiseFunction.LOG_SIGMOID, s, out, 0, out, 0);
-      special.apply(ElementwiseFunction.EXP, s, out, 0, out, 0);
-    }
-  }
-
-  private double logPdf(double eps) {
-    return link == Link.PROBIT ? -0.5 * eps * eps - HALF_LOG_TWO_PI : Logistic.logPdf(eps);
-  }
-
   private double dLogPdf(double eps) {
-    return link == Link.PROBIT ? -eps : -Math.tanh(0.5 * eps);
+    return noise == NoiseDistribution.GAUSSIAN ? -eps : -Math.tanh(0.5 * eps);
   }
 
   /** H[q] of the Gaussian N(μ, σ²) or of the logistic with scale σ. */
   private double entropy(double sigma) {
-    return Math.log(sigma) + (link == Link.PROBIT ? HALF_LOG_TWO_PI + 0.5 : 2);
+    return Math.log(sigma) + (noise == NoiseDistribution.GAUSSIAN ? HALF_LOG_TWO_PI + 0.5 : 2);
   }
 }

@@ -104,8 +104,11 @@ class SampledTrainerTest {
       for (float w : model.weights()) {
         assertTrue(Float.isFinite(w), method + " weight " + w);
       }
-      double accuracy = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2).accuracy();
-      assertTrue(accuracy > 2.0 / CLASSES, method + ": accuracy " + accuracy + " vs uniform " + 1.0 / CLASSES);
+      Evaluation.Result result = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2);
+      System.out.printf("%s: test log-likelihood %.5f, accuracy %.4f%n", method, result.meanLogLikelihood(), result.accuracy());
+      assertTrue(result.meanLogLikelihood() < 0 && result.meanLogLikelihood() > -Math.log(CLASSES) + 0.5,
+          method + ": test log-likelihood " + result.meanLogLikelihood() + " vs uniform " + -Math.log(CLASSES));
+      assertTrue(result.accuracy() > 4.0 / CLASSES, method + ": accuracy " + result.accuracy() + " vs uniform " + 1.0 / CLASSES);
     }
   }
 
