@@ -10,6 +10,7 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 import org.largecat.train.SampledTrainer;
+import org.largecat.train.Sampling;
 import org.largecat.train.TrainingOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * the scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
  * {@code large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target);
  * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (where the public
- * MATLAB/C++ implementation takes about 0.5 ms per iteration here). Backends are auto's choice.
+ * MATLAB/C++ implementation takes about 0.5 ms per iteration here). {@code sampling} is per-example
+ * or shared (one class set per mini-batch: two gemms for dense x); examples per second are |B|
+ * divided by the time per iteration. Backends are auto's choice.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -45,6 +48,9 @@ public class SampledStepBenchmark {
 
   @Param({"ar-softmax", "ove", "bare"})
   public String method;
+
+  @Param({"per-example", "shared"})
+  public String sampling;
 
   @Param({"1"})
   public int threads;
@@ -86,7 +92,8 @@ public class SampledStepBenchmark {
       }
       return;
     }
-    TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withBatch(batch, sampled).withThreads(threads);
+    TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withBatch(batch, sampled).withThreads(threads)
+        .withSampling(Sampling.byLabel(sampling));
     LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
     SampledTrainer.initialise(model, options);
     trainer = new SampledTrainer(data, model, options, kernels);

@@ -29,7 +29,7 @@ final class NoiseAugmentReduce extends SampledBound {
   private final NoiseDistribution noise;
   private final double[] location;
   private final double[] scaleParameter;
-  private final LocalStepCounts visits;
+  private final LocalStepSize steps;
 
   NoiseAugmentReduce(Link link, int examples) {
     if (link == Link.SOFTMAX) {
@@ -38,7 +38,7 @@ final class NoiseAugmentReduce extends SampledBound {
     this.noise = NoiseDistribution.of(link);
     this.location = new double[examples];
     this.scaleParameter = new double[examples];
-    this.visits = new LocalStepCounts(examples);
+    this.steps = new LocalStepSize(examples, 0.01);
     java.util.Arrays.fill(scaleParameter, UNIT_SCALE_GAMMA);
   }
 
@@ -60,7 +60,7 @@ final class NoiseAugmentReduce extends SampledBound {
       double bound = noise.logDensity(eps) + weightedSum(weight, work, s) + entropy(sigma);
 
       double dEps = dLogPdf(eps) + hazardSum;
-      double alpha = 0.01 * Math.pow(1 + visits.next(n), -0.9);
+      double alpha = steps.alpha(steps.next(n));
       double sigmoidGamma = Math.exp(Logistic.logSigmoid(gamma));
       location[n] = mu + alpha * dEps;
       scaleParameter[n] = gamma + alpha * (u * dEps + 1 / sigma) * sigmoidGamma;

@@ -26,8 +26,8 @@ import org.largecat.model.LinearModel;
  * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
  * and one scatter-axpy of the coefficients into the thread's own gradient buffer (shared mode with
  * dense x: two gemms per thread chunk instead). Phase two, split
- * across threads by class rows: for every touched row (dense x) or touched (row, feature) pair
- * (sparse x), the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
+ * across threads by class rows: for every touched row, or every touched (row, feature) pair when x
+ * is sparse and D large, the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
  * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
  * gradient, which gives exactly the dense schedule. Random draws come from a stream keyed by (seed,
  * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
@@ -122,7 +122,7 @@ public final class SampledTrainer implements Trainer {
     squares = adaptive ? new float[cells] : null;
     biasSquares = adaptive ? new double[classes] : null;
     rowLast = new int[classes];
-    coordinateLast = sparse != null ? new int[cells] : null;
+    coordinateLast = updatesByCoordinate(data, options, sampled) ? new int[cells] : null;
     smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
     for (int i = 0; i < keptPowers.length; i++) {
       keptPowers[i] = Math.pow(1 - smoothing, i);
@@ -388,22 +388,37 @@ public final class SampledTrainer implements Trainer {
       if (last != iteration) {
         rowLast[k] = iteration;
         updateBias(k, last, rate, scale);
-        if (sparse == null) {
+        if (coordinateLast == null) {
           updateCoordinates(k * columns, k * columns + columns, last, rate, scale);
         }
       }
-      if (sparse != null) {
+      if (coordinateLast != null) {
         int n = batchExamples[i / slots];
         for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
           int c = k * columns + sparse.indices()[j];
           int lastC = coordinateLast[c];
           if (lastC != iteration) {
             coordinateLast[c] = iteration;
-            updateCoordinates(c, c + 1, lastC, rate, scale);
+            updateCoordinate(c, lastC, rate, scale);
           }
         }
       }
     }
+  }
+
+  /**
+   * Whether phase two visits the touched (row, feature) pairs one by one rather than whole rows:
+   * for sparse x when the rows a batch can touch, times D, exceed four times the pairs it touches
+   * (both are exact, since an untouched coordinate only has its s decayed, which the lazy rule
+   * does later; whole rows run as vector loops).
+   */
+  private static boolean updatesByCoordinate(Dataset data, TrainingOptions options, int sampled) {
+    if (!(data.features() instanceof SparseFeatures s) || data.rows() == 0) {
+      return false;
+    }
+    long batchSlots = (long) Math.min(options.batch(), data.rows()) * (sampled + 1);
+    double pairs = batchSlots * (s.storedValues() / (double) data.rows());
+    return (double) Math.min(data.classes(), batchSlots) * data.columns() > 4 * pairs;
   }
 
   /**
@@ -437,6 +452,24 @@ public final class SampledTrainer implements Trainer {
       s[c] = sc;
       w[c] += rate * g / (1 + (float) Math.sqrt(sc));
     }
+  }
+
+  /** {@link #updateCoordinates} for one coordinate of a sparse row, as straight-line code. */
+  private void updateCoordinate(int c, int last, float rate, float scale) {
+    float g = 0;
+    for (float[] grad : gradient) {
+      g += grad[c];
+      grad[c] = 0;
+    }
+    g *= scale;
+    float[] w = model.weights();
+    if (squares == null) {
+      w[c] += rate * g;
+      return;
+    }
+    float s = (float) (freshWeight(last) * g * g + keptWeight(last) * squares[c]);
+    squares[c] = s;
+    w[c] += rate * g / (1 + (float) Math.sqrt(s));
   }
 
   private void updateBias(int k, int last, double rate, double scale) {

@@ -22,11 +22,11 @@ import org.largecat.special.Logistic;
  */
 final class SoftmaxAugmentReduce extends SampledBound {
   private final double[] logEta;
-  private final LocalStepCounts visits;
+  private final LocalStepSize steps;
 
   SoftmaxAugmentReduce(int examples) {
     logEta = new double[examples];
-    visits = new LocalStepCounts(examples);
+    steps = new LocalStepSize(examples, 1);
   }
 
   @Override
@@ -38,10 +38,9 @@ final class SoftmaxAugmentReduce extends SampledBound {
         scratch[j] = scores[j + 1] - psiY + logWeight[j];
       }
       double logEtaTilde = Logistic.softplus(kernels.vectorOps().logSumExp(s, scratch, 0));
-      int v = visits.next(n);
-      double alpha = Math.pow(1 + v, -0.9);
+      int v = steps.next(n);
       double updated = v == 0 ? logEtaTilde
-          : logAddExp(Math.log1p(-alpha) + logEta[n], Math.log(alpha) + logEtaTilde);
+          : logAddExp(steps.logComplement(v) + logEta[n], steps.logAlpha(v) + logEtaTilde);
       logEta[n] = updated;
       for (int j = 0; j < s; j++) {
         scratch[j] -= updated;
