@@ -98,6 +98,15 @@ EXPORT void KERNEL(gather_dot_sparse)(const float *w, int32_t d, const int32_t *
   }
 }
 
+/** y[yOff..yOff+n) += a * x[xOff..xOff+n), each element rounded once. */
+EXPORT void KERNEL(axpy_float)(int32_t n, float a, const float *x, int32_t xOff, float *y, int32_t yOff) {
+  const float *xs = x + xOff;
+  float *ys = y + yOff;
+  for (int32_t i = 0; i < n; i++) {
+    ys[i] = fmaf(a, xs[i], ys[i]);
+  }
+}
+
 /** W[rows[rowsOff + i]] += coef[coefOff + i] * x[xOff..xOff+d), each element rounded once, rows in order. */
 EXPORT void KERNEL(scatter_axpy)(float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
     const float *coef, int32_t coefOff, const float *x, int32_t xOff) {

@@ -134,12 +134,16 @@ final class ClassSampler {
     }
   }
 
-  /** An example's weights over a shared set: the shared weight, or 0 (log −∞) where the class is its label. */
-  static void excludeLabel(int label, int[] rows, int base, double[] shared, int count, double[] weight, double[] logWeight) {
+  /**
+   * An example's weights over a shared set: the shared weight and its log, or 0 (log −∞) where the
+   * class is its label.
+   */
+  static void excludeLabel(int label, int[] rows, int base, double[] shared, double[] sharedLog, int count,
+      double[] weight, double[] logWeight) {
     for (int j = 0; j < count; j++) {
       boolean own = rows[base + j] == label;
       weight[j] = own ? 0 : shared[j];
-      logWeight[j] = own ? Double.NEGATIVE_INFINITY : Math.log(shared[j]);
+      logWeight[j] = own ? Double.NEGATIVE_INFINITY : sharedLog[j];
     }
   }
 

@@ -48,6 +48,7 @@ public final class SampledTrainer implements Trainer {
   /** Shared mode: this iteration's classes, their weights before exclusion, and their weight rows. */
   private final int[] sharedRows;
   private final double[] sharedWeight;
+  private final double[] sharedLogWeight;
   private final float[] sharedWeights;
   private final ClassSampler sharedSampler;
   private final CounterRandom sharedRandom = new CounterRandom();
@@ -112,6 +113,7 @@ public final class SampledTrainer implements Trainer {
     boolean shared = options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
     sharedRows = shared ? new int[sampled] : null;
     sharedWeight = shared ? new double[sampled] : null;
+    sharedLogWeight = shared ? new double[sampled] : null;
     sharedWeights = shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
     sharedSampler = shared ? classSampler.copy() : null;
     int threads = options.threads();
@@ -201,6 +203,9 @@ public final class SampledTrainer implements Trainer {
   private void drawSharedClasses() {
     sharedRandom.reseed(options.seed(), iteration, -1);
     sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
+    for (int j = 0; j < sampled; j++) {
+      sharedLogWeight[j] = Math.log(sharedWeight[j]);
+    }
     if (sharedWeights != null) {
       for (int j = 0; j < sampled; j++) {
         System.arraycopy(model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
@@ -298,7 +303,7 @@ public final class SampledTrainer implements Trainer {
           sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
         } else {
           System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
-          ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sampled, weight, logWeight);
+          ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
         }
         x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
         for (int j = 0; j < slots; j++) {
@@ -337,7 +342,7 @@ public final class SampledTrainer implements Trainer {
         random.reseed(options.seed(), iteration, n);
         batchRows[base] = label;
         System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
-        ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sampled, weight, logWeight);
+        ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
         scores[0] = kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
         for (int j = 0; j < sampled; j++) {
           scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];

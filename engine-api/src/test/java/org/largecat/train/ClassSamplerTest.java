@@ -34,7 +34,8 @@ class ClassSamplerTest {
       random.reseed(3, 0, i);
       if (shared) {
         sampler.sampleShared(rows, 0, sharedW, random);
-        ClassSampler.excludeLabel(LABEL, rows, 0, sharedW, S, w, logW);
+        double[] sharedLog = java.util.Arrays.stream(sharedW).map(Math::log).toArray();
+        ClassSampler.excludeLabel(LABEL, rows, 0, sharedW, sharedLog, S, w, logW);
       } else {
         sampler.sample(LABEL, rows, 0, w, logW, random);
       }

@@ -2,6 +2,7 @@ package org.largecat.nativecode;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.FunctionDescriptor;
@@ -10,13 +11,15 @@ import java.lang.invoke.MethodHandle;
 import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
- * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product, gather-dot and
+ * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product and axpy, gather-dot and
  * scatter-axpy with dense and sparse x, the maximum, the sum of exp and log-sum-exp; the other
  * kernels are the scalar reference's. Arrays are passed in place with their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle DOT_FLOAT = NativeLibrary.kernel("dot_float",
       FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+  private static final MethodHandle AXPY_FLOAT = NativeLibrary.kernel("axpy_float",
+      FunctionDescriptor.ofVoid(JAVA_INT, JAVA_FLOAT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
   private static final MethodHandle GATHER_DOT = NativeLibrary.kernel("gather_dot", FunctionDescriptor.ofVoid(
       ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
   private static final MethodHandle GATHER_DOT_SPARSE = NativeLibrary.kernel("gather_dot_sparse",
@@ -38,6 +41,15 @@ final class NativeVectorOps extends ScalarVectorOps {
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
     try {
       return (double) DOT_FLOAT.invokeExact(n, MemorySegment.ofArray(x), xOff, MemorySegment.ofArray(y), yOff);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected void axpyKernel(int n, float a, float[] x, int xOff, float[] y, int yOff) {
+    try {
+      AXPY_FLOAT.invokeExact(n, a, MemorySegment.ofArray(x), xOff, MemorySegment.ofArray(y), yOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
