@@ -12,6 +12,7 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
 import org.largecat.train.Method;
 import org.largecat.train.SampledTrainer;
+import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
@@ -22,14 +23,31 @@ final class TrainCommand {
   static final String USAGE = """
              largecat train --train FILE [--test FILE] --method ar-softmax|ar-probit|ar-logistic|ove|exact-softmax
                             [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
-                            [--step adaptive|sgd] [--learning-rate X] [--sampling-power P] [--scale-max] [--drop-unseen] [--model OUT] [--json]
+                            [--step adaptive|sgd] [--learning-rate X] [--sampling per-example|shared]
+                            [--sampling-power P] [--prior-variance V] [--init MODEL] [--scale-max] [--drop-unseen] [--model OUT] [--json]
                             [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
                                                        train; progress on standard error, a JSON summary with --json
       """;
   private static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
-      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--sampling-power", "--model", "--format", "--feature-base", "--label-base");
+      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--sampling-power", "--sampling", "--prior-variance", "--init", "--model", "--format", "--feature-base", "--label-base");
 
   private TrainCommand() {}
+
+  /** The paper's random start, or a saved model to go on from ({@code --init}); local parameters start afresh. */
+  private static LinearModel initialModel(Path init, Method method, Dataset train, TrainingOptions options) throws IOException {
+    if (init == null) {
+      LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
+      SampledTrainer.initialise(model, options);
+      return model;
+    }
+    LinearModel model = ModelFile.read(init);
+    if (model.link() != method.link() || model.classes() != train.classes() || model.columns() != train.columns()) {
+      throw new IllegalArgumentException(init + ": a " + model.link() + " model with K = " + model.classes() + ", D = "
+          + model.columns() + " cannot start " + method.label() + " on data with K = " + train.classes() + ", D = "
+          + train.columns());
+    }
+    return model;
+  }
 
   /**
    * {@code --step adaptive} (the default): A&R's schedule with ρ₀ = {@code --learning-rate} (0.02);
@@ -76,10 +94,15 @@ final class TrainCommand {
         .withSeed(args.longValue("--seed", defaults.seed()))
         .withThreads(args.integer("--threads", defaults.threads(), 1))
         .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
-        .withStepSize(stepSize(args));
+        .withStepSize(stepSize(args))
+        .withPriorVariance(args.number("--prior-variance", 0));
+    try {
+      options = options.withSampling(Sampling.byLabel(args.string("--sampling", "per-example")));
+    } catch (IllegalArgumentException e) {
+      throw args.usage(e.getMessage());
+    }
     Kernels kernels = Kernels.get();
-    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
-    SampledTrainer.initialise(model, options);
+    LinearModel model = initialModel(args.path("--init"), method, train, options);
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
         options.batch(), options.sampled(), options.threads());

@@ -29,7 +29,9 @@ import org.largecat.model.LinearModel;
  * across threads by class rows: for every touched row, or every touched (row, feature) pair when x
  * is sparse and D large, the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
  * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
- * gradient, which gives exactly the dense schedule. Random draws come from a stream keyed by (seed,
+ * gradient, which gives exactly the dense schedule. With a Gaussian prior (MAP) the prior's gradient
+ * −w/σ² (on the objective's scale) is added when a coordinate is updated: exact for rows touched
+ * every iteration (dense x, most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed by (seed,
  * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
  * thread count.
  */
@@ -384,6 +386,7 @@ public final class SampledTrainer implements Trainer {
         scale = (float) (1.0 / batchSize);
       }
     }
+    float precision = options.priorVariance() == 0 ? 0 : (float) (scale * batchSize / data.rows() / options.priorVariance());
     for (int i = 0, end = batchSize * slots; i < end; i++) {
       int k = batchRows[i];
       if (k < lo || k >= hi) {
@@ -392,9 +395,9 @@ public final class SampledTrainer implements Trainer {
       int last = rowLast[k];
       if (last != iteration) {
         rowLast[k] = iteration;
-        updateBias(k, last, rate, scale);
+        updateBias(k, last, rate, scale, precision);
         if (coordinateLast == null) {
-          updateCoordinates(k * columns, k * columns + columns, last, rate, scale);
+          updateCoordinates(k * columns, k * columns + columns, last, rate, scale, precision);
         }
       }
       if (coordinateLast != null) {
@@ -404,7 +407,7 @@ public final class SampledTrainer implements Trainer {
           int lastC = coordinateLast[c];
           if (lastC != iteration) {
             coordinateLast[c] = iteration;
-            updateCoordinate(c, lastC, rate, scale);
+            updateCoordinate(c, lastC, rate, scale, precision);
           }
         }
       }
@@ -430,7 +433,7 @@ public final class SampledTrainer implements Trainer {
    * Applies the summed, scaled gradient of the coordinates [from, to), last updated at iteration
    * {@code last}, and clears the buffers. A flat float loop, so the compiler vectorises it.
    */
-  private void updateCoordinates(int from, int to, int last, float rate, float scale) {
+  private void updateCoordinates(int from, int to, int last, float rate, float scale, float precision) {
     float[] total = gradient[0];
     for (int r = 1; r < gradient.length; r++) {
       float[] other = gradient[r];
@@ -442,7 +445,7 @@ public final class SampledTrainer implements Trainer {
     float[] w = model.weights();
     if (squares == null) {
       for (int c = from; c < to; c++) {
-        w[c] += rate * total[c] * scale;
+        w[c] += rate * (total[c] * scale - precision * w[c]);
         total[c] = 0;
       }
       return;
@@ -451,7 +454,7 @@ public final class SampledTrainer implements Trainer {
     float keep = (float) keptWeight(last);
     float[] s = squares;
     for (int c = from; c < to; c++) {
-      float g = total[c] * scale;
+      float g = total[c] * scale - precision * w[c];
       total[c] = 0;
       float sc = fresh * g * g + keep * s[c];
       s[c] = sc;
@@ -460,14 +463,14 @@ public final class SampledTrainer implements Trainer {
   }
 
   /** {@link #updateCoordinates} for one coordinate of a sparse row, as straight-line code. */
-  private void updateCoordinate(int c, int last, float rate, float scale) {
+  private void updateCoordinate(int c, int last, float rate, float scale, float precision) {
     float g = 0;
     for (float[] grad : gradient) {
       g += grad[c];
       grad[c] = 0;
     }
-    g *= scale;
     float[] w = model.weights();
+    g = g * scale - precision * w[c];
     if (squares == null) {
       w[c] += rate * g;
       return;
@@ -477,13 +480,13 @@ public final class SampledTrainer implements Trainer {
     w[c] += rate * g / (1 + (float) Math.sqrt(s));
   }
 
-  private void updateBias(int k, int last, double rate, double scale) {
+  private void updateBias(int k, int last, double rate, double scale, double precision) {
     double g = 0;
     for (double[] grad : biasGradient) {
       g += grad[k];
       grad[k] = 0;
     }
-    g *= scale;
+    g = g * scale - precision * model.biases()[k];
     if (squares == null) {
       model.biases()[k] += rate * g;
       return;

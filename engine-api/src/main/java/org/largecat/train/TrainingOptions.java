@@ -16,9 +16,12 @@ import java.util.Objects;
  * @param samplingPower 0 to sample classes uniformly (the paper), or p > 0 to sample them
  *     ∝ (count + 1)^p with importance weights ({@link ClassSampler})
  * @param sampling per-example class sets or one set shared by each mini-batch
+ * @param priorVariance 0 for maximum likelihood (the paper), or σ² > 0 of a N(0, σ²) prior on every
+ *     weight and bias (MAP)
  */
 public record TrainingOptions(Method method, int batch, int sampled, long seed, int threads,
-    StepSizeSchedule stepSize, double weightScale, double biasScale, double samplingPower, Sampling sampling) {
+    StepSizeSchedule stepSize, double weightScale, double biasScale, double samplingPower, Sampling sampling,
+    double priorVariance) {
 
   public TrainingOptions {
     Objects.requireNonNull(method, "method");
@@ -32,6 +35,9 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
       throw new IllegalArgumentException("weightScale = " + weightScale + " and biasScale = " + biasScale
           + " must be finite and >= 0");
     }
+    if (!(priorVariance >= 0 && priorVariance < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("priorVariance = " + priorVariance + " must be finite and >= 0");
+    }
     if (!(samplingPower >= 0 && samplingPower < Double.POSITIVE_INFINITY)) {
       throw new IllegalArgumentException("samplingPower = " + samplingPower + " must be finite and >= 0");
     }
@@ -40,30 +46,41 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
   /** The paper's settings (§4) for {@code method}, with |B| = 500, |S| = 100, all cores. */
   public static TrainingOptions defaults(Method method) {
     return new TrainingOptions(method, 500, 100, 1, Runtime.getRuntime().availableProcessors(),
-        StepSizeSchedule.PAPER, 0.1, 0.001, 0, Sampling.PER_EXAMPLE);
+        StepSizeSchedule.PAPER, 0.1, 0.001, 0, Sampling.PER_EXAMPLE, 0);
   }
 
   public TrainingOptions withBatch(int batch, int sampled) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 
   public TrainingOptions withSeed(long seed) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 
   public TrainingOptions withThreads(int threads) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 
   public TrainingOptions withSamplingPower(double samplingPower) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
+  }
+
+  public TrainingOptions withPriorVariance(double priorVariance) {
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 
   public TrainingOptions withSampling(Sampling sampling) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 
   public TrainingOptions withStepSize(StepSizeSchedule stepSize) {
-    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling);
+    return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
+        priorVariance);
   }
 }
