@@ -90,35 +90,29 @@ final class CommandLine {
 
   /** A finite number >= 0. */
   double number(String name, double fallback) {
-    String v = values.get(name);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      double parsed = Double.parseDouble(v);
-      if (!(parsed >= 0 && parsed < Double.POSITIVE_INFINITY)) {
-        throw usage(name + " " + v + " must be finite and >= 0");
-      }
-      return parsed;
-    } catch (NumberFormatException e) {
-      throw usage(name + " '" + v + "' is not a number");
-    }
+    return decimal(name, fallback, false);
   }
 
+  /** A finite number > 0. */
   double positive(String name, double fallback) {
+    return decimal(name, fallback, true);
+  }
+
+  private double decimal(String name, double fallback, boolean positive) {
     String v = values.get(name);
     if (v == null) {
       return fallback;
     }
+    double parsed;
     try {
-      double parsed = Double.parseDouble(v);
-      if (!(parsed > 0 && parsed < Double.POSITIVE_INFINITY)) {
-        throw usage(name + " " + v + " must be a positive finite number");
-      }
-      return parsed;
+      parsed = Double.parseDouble(v);
     } catch (NumberFormatException e) {
       throw usage(name + " '" + v + "' is not a number");
     }
+    if (!(parsed >= 0 && parsed < Double.POSITIVE_INFINITY) || (positive && parsed == 0)) {
+      throw usage(name + " " + v + " must be " + (positive ? "a positive finite number" : "finite and >= 0"));
+    }
+    return parsed;
   }
 
   Largecat.UsageException usage(String message) {

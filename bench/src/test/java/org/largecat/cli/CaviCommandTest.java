@@ -61,7 +61,7 @@ class CaviCommandTest {
   void badUsageNamesTheProblem() throws Exception {
     Result r = cavi("cavi", "--train", "x.txt", "--link", "cloglog");
     assertEquals(2, r.status());
-    assertTrue(r.err().contains("unknown link 'cloglog' (expected probit or logit)"), r.err());
+    assertTrue(r.err().contains("unknown link 'cloglog'; one of probit, logit"), r.err());
     r = cavi("cavi", "--link", "probit");
     assertTrue(r.err().contains("--train is required"), r.err());
     r = cavi("cavi", "--train", dir.resolve("missing.txt").toString(), "--link", "probit");

@@ -1,5 +1,6 @@
 package org.largecat.cb;
 
+import org.largecat.Labelled;
 import org.largecat.kernel.ElementwiseFunction;
 
 /**
@@ -7,7 +8,7 @@ import org.largecat.kernel.ElementwiseFunction;
  * probit, the standard logistic cdf for logit. Both are symmetric, so log(1 - H(eta)) = log H(-eta)
  * and one log-cdf kernel serves both factors of the CB probabilities.
  */
-public enum Link {
+public enum Link implements Labelled {
   PROBIT("probit", ElementwiseFunction.NORMAL_LOG_CDF),
   LOGIT("logit", ElementwiseFunction.LOG_SIGMOID);
 
@@ -19,7 +20,7 @@ public enum Link {
     this.logCdf = logCdf;
   }
 
-  /** The name on the command line. */
+  @Override
   public String label() {
     return label;
   }
@@ -29,13 +30,8 @@ public enum Link {
     return logCdf;
   }
 
-  /** The link named {@code probit} or {@code logit}. */
+  /** Returns the constant with this command-line name. */
   public static Link byLabel(String label) {
-    for (Link l : values()) {
-      if (l.label.equals(label)) {
-        return l;
-      }
-    }
-    throw new IllegalArgumentException("unknown link '" + label + "' (expected probit or logit)");
+    return Labelled.byLabel(Link.class, label, "link");
   }
 }

@@ -1,9 +1,10 @@
 package org.largecat.train;
 
+import org.largecat.Labelled;
 import org.largecat.model.Link;
 
 /** The trainers of {@link SampledTrainer}: the bound each maximises and the link of the model it fits. */
-public enum Method {
+public enum Method implements Labelled {
   /** Softmax A&R (Algorithm 1): the bound of Eq. 8 with a natural-gradient local step on η_n. */
   AR_SOFTMAX("ar-softmax", Link.SOFTMAX),
   /** Multinomial probit A&R (Algorithm 2): Gaussian q(ε_n), reparameterisation gradients (Eq. 9). */
@@ -23,7 +24,7 @@ public enum Method {
     this.link = link;
   }
 
-  /** The name on the command line. */
+  @Override
   public String label() {
     return label;
   }
@@ -33,13 +34,8 @@ public enum Method {
     return link;
   }
 
-  /** Returns the method with this command-line name. */
+  /** Returns the constant with this command-line name. */
   public static Method byLabel(String label) {
-    for (Method m : values()) {
-      if (m.label.equals(label)) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("unknown method '" + label + "'; one of ar-softmax, ar-probit, ar-logistic, ove, exact-softmax");
+    return Labelled.byLabel(Method.class, label, "method");
   }
 }

@@ -1,7 +1,8 @@
 package org.largecat.train;
 
+import org.largecat.Labelled;
 /** Whether each example draws its own classes or a mini-batch shares one draw ({@link ClassSampler}). */
-public enum Sampling {
+public enum Sampling implements Labelled {
   /** |S| classes per example, excluding its label (A&R Algorithms 1 and 2). */
   PER_EXAMPLE("per-example"),
   /** One set of |S| classes per mini-batch; dense steps become two matrix products. */
@@ -13,18 +14,13 @@ public enum Sampling {
     this.label = label;
   }
 
-  /** The name on the command line. */
+  @Override
   public String label() {
     return label;
   }
 
-  /** Returns the mode with this command-line name. */
+  /** Returns the constant with this command-line name. */
   public static Sampling byLabel(String label) {
-    for (Sampling s : values()) {
-      if (s.label.equals(label)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown sampling '" + label + "'; per-example or shared");
+    return Labelled.byLabel(Sampling.class, label, "sampling");
   }
 }
