@@ -17,6 +17,7 @@ import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
 
 /** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
 final class TrainCommand {
@@ -106,37 +107,16 @@ final class TrainCommand {
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
         options.batch(), options.sampled(), options.threads());
-    long start = System.nanoTime();
-    int iterations;
-    double epochBound;
+    if (args.has("--iterations") && args.has("--epochs")) {
+      throw args.usage("give --iterations or --epochs, not both");
+    }
+    TrainingRun run;
     try (Trainer trainer = Trainers.create(train, model, options, kernels)) {
       int perEpoch = trainer.iterationsPerEpoch();
-      if (args.has("--iterations") && args.has("--epochs")) {
-        throw args.usage("give --iterations or --epochs, not both");
-      }
-      iterations = args.has("--iterations") ? args.integer("--iterations", 1, 1) : perEpoch * args.integer("--epochs", 5, 1);
-      double boundSum = 0;
-      int boundCount = 0;
-      long lastReport = start;
-      for (int t = 1; t <= iterations; t++) {
-        double bound = trainer.step();
-        if ((t - 1) % perEpoch == 0) {
-          boundSum = 0;
-          boundCount = 0;
-        }
-        boundSum += bound;
-        boundCount++;
-        long now = System.nanoTime();
-        if (now - lastReport > 2_000_000_000L || t == iterations) {
-          err.printf("train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, iterations,
-              t / (double) perEpoch, boundSum / boundCount, t / ((now - start) * 1e-9));
-          lastReport = now;
-        }
-      }
-      epochBound = boundSum / boundCount;
+      int iterations = args.has("--iterations") ? args.integer("--iterations", 1, 1) : perEpoch * args.integer("--epochs", 5, 1);
+      run = TrainingRun.run(trainer, iterations, 2, (t, total, bound, seconds) -> err.printf(
+          "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, total, t / (double) perEpoch, bound, t / seconds));
     }
-    double seconds = (System.nanoTime() - start) * 1e-9;
-    double perEpochSeconds = seconds / iterations * Math.ceil(train.rows() / (double) Math.min(options.batch(), train.rows()));
     Path modelFile = args.path("--model");
     if (modelFile != null) {
       ModelFile.write(model, modelFile);
@@ -144,8 +124,8 @@ final class TrainCommand {
     }
     Evaluation.Result scores = test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
     Json summary = new Json().put("method", method.label()).put("backend", kernels.describeChoice())
-        .put("iterations", iterations).put("seconds", seconds).put("seconds_per_epoch", perEpochSeconds)
-        .put("train_bound", epochBound)
+        .put("iterations", run.iterations()).put("seconds", run.seconds()).put("seconds_per_epoch", run.secondsPerEpoch())
+        .put("train_bound", run.lastEpochBound())
         .put("test_loglik", scores == null ? null : scores.meanLogLikelihood())
         .put("test_accuracy", scores == null ? null : scores.accuracy())
         .put("test_top5", scores == null ? null : scores.topKAccuracy());
@@ -153,7 +133,7 @@ final class TrainCommand {
       out.println(summary);
     } else {
       out.printf("%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
-          method.label(), iterations, seconds, perEpochSeconds, epochBound);
+          method.label(), run.iterations(), run.seconds(), run.secondsPerEpoch(), run.lastEpochBound());
       if (scores != null) {
         out.printf("test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
             scores.meanLogLikelihood(), scores.accuracy(), scores.topKAccuracy(), scores.examples());

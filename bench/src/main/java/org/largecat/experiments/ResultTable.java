@@ -1,0 +1,89 @@
+package org.largecat.experiments;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** An experiment's table: printed aligned, and written as CSV and as JSON (an array of row objects). */
+public final class ResultTable {
+  private final String name;
+  private final List<String> columns;
+  private final List<List<Object>> rows = new ArrayList<>();
+
+  public ResultTable(String name, List<String> columns) {
+    this.name = name;
+    this.columns = List.copyOf(columns);
+  }
+
+  /** Adds a row: one value per column; doubles print with 4 significant digits, null as empty. */
+  public void add(Object... values) {
+    if (values.length != columns.size()) {
+      throw new IllegalArgumentException(values.length + " values for " + columns.size() + " columns");
+    }
+    rows.add(java.util.Arrays.asList(values));
+  }
+
+  public void print(PrintStream out) {
+    int[] width = new int[columns.size()];
+    for (int c = 0; c < width.length; c++) {
+      width[c] = columns.get(c).length();
+      for (List<Object> row : rows) {
+        width[c] = Math.max(width[c], text(row.get(c)).length());
+      }
+    }
+    StringBuilder line = new StringBuilder();
+    for (int c = 0; c < width.length; c++) {
+      line.append(String.format("%-" + (width[c] + 2) + "s", columns.get(c)));
+    }
+    out.println(line.toString().stripTrailing());
+    for (List<Object> row : rows) {
+      line.setLength(0);
+      for (int c = 0; c < width.length; c++) {
+        line.append(String.format("%-" + (width[c] + 2) + "s", text(row.get(c))));
+      }
+      out.println(line.toString().stripTrailing());
+    }
+  }
+
+  /** Writes NAME.csv and NAME.json into {@code dir} and returns their paths. */
+  public List<Path> write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
+    StringBuilder json = new StringBuilder("[\n");
+    for (int r = 0; r < rows.size(); r++) {
+      List<Object> row = rows.get(r);
+      json.append("  {");
+      for (int c = 0; c < columns.size(); c++) {
+        Object v = row.get(c);
+        csv.append(c == 0 ? "" : ",").append(v == null ? "" : v.toString());
+        json.append(c == 0 ? "" : ", ").append('"').append(columns.get(c)).append("\": ").append(jsonValue(v));
+      }
+      csv.append('\n');
+      json.append(r + 1 < rows.size() ? "},\n" : "}\n");
+    }
+    json.append("]\n");
+    Path csvFile = dir.resolve(name + ".csv");
+    Path jsonFile = dir.resolve(name + ".json");
+    Files.writeString(csvFile, csv);
+    Files.writeString(jsonFile, json);
+    return List.of(csvFile, jsonFile);
+  }
+
+  private static String text(Object v) {
+    if (v == null) {
+      return "";
+    }
+    return v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v.toString();
+  }
+
+  private static String jsonValue(Object v) {
+    if (v == null || (v instanceof Double d && !Double.isFinite(d))) {
+      return "null";
+    }
+    return v instanceof Number ? v.toString() : "\"" + v.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}
