@@ -35,7 +35,7 @@ final class ReproduceCommand {
     ResultTable table = switch (name) {
       case "ar-synthetic" -> ArSynthetic.run(args.integer("--iterations", args.has("--quick") ? 20_000 : 500_000, 1),
           threads, err);
-      case "ar-real" -> ArReal.run(Path.of(args.string("--data", "data")), args.has("--quick"), threads, err);
+      case "ar-real" -> ArReal.run(Path.of(args.string("--data", "data")), args.has("--quick"), threads, outDir, err);
       default -> throw new Largecat.UsageException("reproduce: unknown experiment '" + name + "' (ar-synthetic or ar-real)");
     };
     table.print(out);

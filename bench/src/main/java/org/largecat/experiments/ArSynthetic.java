@@ -56,7 +56,7 @@ public final class ArSynthetic {
       SampledTrainer.initialise(model, options);
       TrainingRun run;
       try (Trainer trainer = Trainers.create(data, model, options, kernels)) {
-        run = TrainingRun.run(trainer, iterations, 10, Progress.of(err, "ar-synthetic " + method.label()));
+        run = TrainingRun.run(trainer, iterations, Progress.REPORT_SECONDS, new Progress(err, "ar-synthetic " + method.label()));
       }
       double[] p = softmax(model.biases());
       boolean ar = method == Method.AR_SOFTMAX;
