@@ -105,8 +105,9 @@ public final class KjvNextWord {
 
   /** The next-word set of the class comment over {@code words}, with a window of {@code window} words. */
   static PreparedSet build(List<String> words, int window, String source) {
-    if (words.size() <= window + 1) {
-      throw new IllegalArgumentException(words.size() + " words are too few for a window of " + window);
+    if (words.size() < window + 10) {
+      throw new IllegalArgumentException(words.size() + " words are too few for a window of " + window
+          + " and a test set of a tenth");
     }
     Map<String, Integer> counts = new HashMap<>();
     for (String w : words) {
