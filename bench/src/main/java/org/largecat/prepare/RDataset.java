@@ -179,7 +179,8 @@ public enum RDataset {
       if (version == null || levelLine == null || header == null) {
         throw new IOException("Rscript printed no table");
       }
-      List<String> covariates = Arrays.asList(header.split("\t")).subList(1, header.split("\t").length);
+      String[] columns = header.split("\t");
+      List<String> covariates = List.of(columns).subList(1, columns.length);
       List<Integer> labels = new ArrayList<>();
       float[] values = new float[1024];
       int size = 0;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +58,7 @@ class PrepareCommandTest {
   }
 
   @Test
-  void theUsageListsPrepare() throws IOException, Exception {
+  void theUsageListsPrepare() throws Exception {
     assertTrue(largecat("--help").out().contains("largecat data prepare fashion-mnist|kjv-nextword|glass|letter|detergent"));
   }
 }
