@@ -20,13 +20,16 @@ final class DataCommand {
              largecat data synth softmax [--rows N] [--columns D] [--classes K] [--scale X] [--seed N] --out FILE
                                                        x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale²);
                                                        both write the generating model to FILE.truth (a model file)
-      """ + CbSynthCommand.USAGE;
+      """ + CbSynthCommand.USAGE + PrepareCommand.USAGE;
 
   private DataCommand() {}
 
   static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
+    if (rest.length > 0 && rest[0].equals("prepare")) {
+      return PrepareCommand.run(Arrays.copyOfRange(rest, 1, rest.length), out, err);
+    }
     if (rest.length < 2 || !rest[0].equals("synth")) {
-      throw new Largecat.UsageException("data: expected 'data synth ar-toy|softmax|cb ...'");
+      throw new Largecat.UsageException("data: expected 'data synth ar-toy|softmax|cb ...' or 'data prepare NAME ...'");
     }
     String name = rest[1];
     String[] options = Arrays.copyOfRange(rest, 2, rest.length);
