@@ -12,6 +12,15 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
+             largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
+                                                       draw users from model (1) with a correlated Sigma
+             largecat synth fit --data FILE --latent d [--method vem|laplace] --model OUT [--choices K]
+                                [--threads N] [--iterations T] [--tolerance EPS] [--seed N]
+                                                       fit model (1) by variational EM (Algorithm 1)
+             largecat synth generate --model FILE --users U --out FILE [--seed N]
+                                                       draw synthetic users from a fitted model
+             largecat synth report --real FILE --synthetic FILE [--json] [--truth MODEL --model MODEL]
+                                                       marginal TV, pairwise Cramer's V; Sigma against the truth
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -31,6 +40,7 @@ public final class Largecat {
     try {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
+        case "synth" -> SynthCommand.run(rest, in, out, err);
         case "bench" -> {
           org.openjdk.jmh.Main.main(rest);
           yield 0;
