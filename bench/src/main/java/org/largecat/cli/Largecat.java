@@ -14,8 +14,8 @@ public final class Largecat {
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
              largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
                                                        draw users from model (1) with a correlated Sigma
-             largecat synth fit --data FILE --latent d [--method vem|laplace] --model OUT [--choices K]
-                                [--threads N] [--iterations T] [--tolerance EPS] [--seed N]
+             largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
+                                [--threads N] [--iterations T] [--tolerance EPS] [--seed N] [--init MODEL] [--samples S]
                                                        fit model (1) by variational EM (Algorithm 1)
              largecat synth generate --model FILE --users U --out FILE [--seed N]
                                                        draw synthetic users from a fitted model

@@ -32,7 +32,7 @@ final class SynthCommand {
         case "simulate" -> simulate(Options.parse(args, Set.of("users", "items", "choices", "latent", "seed", "out",
             "truth"), Set.of()), out);
         case "fit" -> fit(Options.parse(args, Set.of("data", "latent", "method", "model", "choices", "threads",
-            "iterations", "tolerance", "seed"), Set.of()), out);
+            "iterations", "tolerance", "seed", "samples", "init"), Set.of()), out);
         case "generate" -> generate(Options.parse(args, Set.of("model", "users", "out", "seed"), Set.of()), out);
         case "report" -> report(Options.parse(args, Set.of("real", "synthetic", "truth", "model"), Set.of("json")),
             out);
@@ -67,17 +67,19 @@ final class SynthCommand {
 
   private static int fit(Options o, PrintStream out) throws IOException, InterruptedException {
     ChoiceData data = ChoiceData.read(o.path("data"), o.has("choices") ? o.positive("choices") : 0);
-    VariationalEm.Options options = new VariationalEm.Options(o.positive("latent"),
-        VariationalEm.Method.parse(o.string("method", "vem")),
+    VariationalEm.Method method = VariationalEm.Method.parse(o.string("method", "vem"));
+    VariationalEm.Options options = new VariationalEm.Options(o.positive("latent"), method,
         o.has("threads") ? o.positive("threads") : Runtime.getRuntime().availableProcessors(),
         o.has("iterations") ? o.positive("iterations") : 200, o.doubleValue("tolerance", 1e-6),
-        o.longValue("seed", 1), 3);
+        o.longValue("seed", 1), 3, o.has("samples") ? o.positive("samples")
+        : method == VariationalEm.Method.IMPORTANCE ? 16 : 0);
     out.printf(Locale.ROOT, "fitting %d users x %d items, K = %d, d = %d, method %s, %d threads%n", data.users(),
         data.items(), data.choiceCount(), options.latent(), options.method().name().toLowerCase(Locale.ROOT),
         options.threads());
     out.printf("%5s %22s %10s %10s%n", "iter", "bound", "E-step s", "M-step s");
     long start = System.nanoTime();
-    VariationalEm.Result result = VariationalEm.fit(data, options, it -> out.printf(Locale.ROOT,
+    SynthModel initial = o.has("init") ? SynthModel.load(o.path("init")) : null;
+    VariationalEm.Result result = VariationalEm.fit(data, options, initial, it -> out.printf(Locale.ROOT,
         "%5d %22.6f %10.3f %10.3f%n", it.number(), it.bound(), it.eStepSeconds(), it.mStepSeconds()));
     double seconds = (System.nanoTime() - start) * 1e-9;
     List<VariationalEm.Iteration> iterations = result.iterations();

@@ -52,14 +52,15 @@ final class EmbeddingUpdate {
   }
 
   /**
-   * Improves item {@code item}'s rows of {@code embeddings} in place; {@code diagonal} says every V_u is
-   * diagonal (VEM), which makes V_uβ cost d instead of d². Returns F_i after the update.
+   * Improves item {@code item}'s rows of {@code embeddings} in place. With one point per user (λ_u, V_u)
+   * F_i is the ζ bound's part above; with draws z_us ~ q(z_u) (V = 0 at each) it is the Monte Carlo
+   * estimate of E_q log p(x_ui | z_u) that §5.1 uses with one draw, each term weighted by the point's
+   * weight. A diagonal V_u makes V_uβ cost d instead of d². Returns F_i after the update.
    */
-  double update(int item, double[] embeddings, ChoiceData data, double[] lambda, double[] covariance,
-      boolean diagonal) {
+  double update(int item, double[] embeddings, ChoiceData data, PosteriorPoints points) {
     int rowOff = item * choiceCount * latent;
     System.arraycopy(embeddings, rowOff, block, 0, block.length);
-    double current = objective(item, data, lambda, covariance, diagonal, true);
+    double current = objective(item, data, points, true);
     for (int iteration = 0; iteration < maxSteps; iteration++) {
       for (int k = 0; k < choiceCount; k++) {
         int hOff = k * latent * latent;
@@ -78,7 +79,7 @@ final class EmbeddingUpdate {
         for (int j = 0; j < block.length; j++) {
           block[j] = original[j] + scale * step[j];
         }
-        next = objective(item, data, lambda, covariance, diagonal, false);
+        next = objective(item, data, points, false);
         if (next >= current) {
           break;
         }
@@ -92,24 +93,28 @@ final class EmbeddingUpdate {
       if (converged || iteration == maxSteps - 1) {
         break;
       }
-      objective(item, data, lambda, covariance, diagonal, true);
+      objective(item, data, points, true);
     }
     System.arraycopy(block, 0, embeddings, rowOff, block.length);
     return current;
   }
 
   /** F_i at {@code block}; with {@code derivatives}, also the gradient and the d x d diagonal Hessian blocks. */
-  private double objective(int item, ChoiceData data, double[] lambda, double[] covariance, boolean diagonal,
-      boolean derivatives) {
+  private double objective(int item, ChoiceData data, PosteriorPoints posterior, boolean derivatives) {
+    double[] lambda = posterior.points();
+    double[] covariance = posterior.covariance();
+    boolean diagonal = posterior.diagonal();
+    int pointsPerUser = posterior.pointsPerUser();
     if (derivatives) {
       java.util.Arrays.fill(gradient, 0);
       java.util.Arrays.fill(blockHessians, 0);
     }
     double total = 0;
     int dd = latent * latent;
-    for (int u = 0; u < data.users(); u++) {
-      int lamOff = u * latent;
-      int covOff = u * dd;
+    int pointCount = data.users() * pointsPerUser;
+    for (int point = 0; point < pointCount; point++) {
+      int lamOff = point * latent;
+      int covOff = point * dd;
       double largest = Double.NEGATIVE_INFINITY;
       for (int k = 0; k < choiceCount; k++) {
         int row = k * latent;
@@ -117,7 +122,9 @@ final class EmbeddingUpdate {
         double quadratic = 0;
         for (int s = 0; s < latent; s++) {
           double vb;
-          if (diagonal) {
+          if (covariance == null) {
+            vb = 0;
+          } else if (diagonal) {
             vb = covariance[covOff + s * latent + s] * block[row + s];
           } else {
             vb = 0;
@@ -137,14 +144,15 @@ final class EmbeddingUpdate {
         weight[k] = Math.exp(logMoment[k] - largest);
         sum += weight[k];
       }
-      int chosen = data.choice(u, item);
+      int chosen = data.choice(point / pointsPerUser, item);
+      double pointWeight = posterior.weight(point);
       double observedLinear = 0;
       for (int s = 0; s < latent; s++) {
         observedLinear += lambda[lamOff + s] * block[chosen * latent + s];
       }
-      total += observedLinear - largest - Math.log(sum);
+      total += pointWeight * (observedLinear - largest - Math.log(sum));
       if (derivatives) {
-        accumulateDerivatives(u, chosen, lambda, covariance, diagonal, 1 / sum);
+        accumulateDerivatives(point, chosen, lambda, covariance, diagonal, pointWeight, 1 / sum);
       }
     }
     double prior = 0;
@@ -154,27 +162,28 @@ final class EmbeddingUpdate {
     return total - 0.5 * PRIOR_PRECISION * prior;
   }
 
-  private void accumulateDerivatives(int user, int chosen, double[] lambda, double[] covariance, boolean diagonal,
-      double inverseSum) {
-    int lamOff = user * latent;
-    int covOff = user * latent * latent;
+  private void accumulateDerivatives(int point, int chosen, double[] lambda, double[] covariance, boolean diagonal,
+      double pointWeight, double inverseSum) {
+    int lamOff = point * latent;
+    int covOff = point * latent * latent;
     for (int s = 0; s < latent; s++) {
-      gradient[chosen * latent + s] += lambda[lamOff + s];
+      gradient[chosen * latent + s] += pointWeight * lambda[lamOff + s];
     }
     for (int k = 0; k < choiceCount; k++) {
-      double pi = weight[k] * inverseSum;
+      double pi = pointWeight * weight[k] * inverseSum;
+      double probability = weight[k] * inverseSum;
       if (pi < 1e-300) {
         continue;
       }
       int row = k * latent;
       int hOff = k * latent * latent;
-      double curvature = pi * (1 - pi);
+      double curvature = pi * (1 - probability);
       for (int s = 0; s < latent; s++) {
         double rs = lambda[lamOff + s] + covarianceTimesEmbedding[row + s];
         gradient[row + s] -= pi * rs;
         for (int t = 0; t <= s; t++) {
           double rt = lambda[lamOff + t] + covarianceTimesEmbedding[row + t];
-          double cov = diagonal ? (s == t ? covariance[covOff + s * latent + s] : 0)
+          double cov = covariance == null ? 0 : diagonal ? (s == t ? covariance[covOff + s * latent + s] : 0)
               : covariance[covOff + s * latent + t];
           blockHessians[hOff + s * latent + t] += curvature * rs * rt + pi * cov;
         }

@@ -172,6 +172,76 @@ final class UserPosterior {
     return gaussianTerms(p, lambda, lambdaOff, logPartition, traceTerm, logDetCovariance);
   }
 
+  /**
+   * Writes z_us = λ_u + C_u ξ_us (V_u = C_u C_u') for s < samples into rows {@code user * samples + s}
+   * of {@code points}, from the standard normal draws in the same rows of {@code noise}.
+   */
+  void drawPoints(int user, double[] lambda, double[] covariance, double[] noise, int samples, double[] points) {
+    System.arraycopy(covariance, user * latent * latent, factor, 0, latent * latent);
+    matrixOps.choleskyFactor(latent, factor, 0, latent);
+    for (int j = 0; j < samples; j++) {
+      int row = (user * samples + j) * latent;
+      for (int s = 0; s < latent; s++) {
+        double value = lambda[user * latent + s];
+        for (int t = 0; t <= s; t++) {
+          value += factor[s * latent + t] * noise[row + t];
+        }
+        points[row + s] = value;
+      }
+    }
+  }
+
+  /**
+   * Importance sampling from q(z_u) = N(λ_u, V_u) (the Laplace fit): draws z_us as {@link #drawPoints}
+   * does, sets the self-normalised weights w_us ∝ p(x_u, z_us) / q(z_us) in {@code weights} (rows
+   * {@code user * samples + s}, exponents shifted by their maximum), overwrites λ_u and V_u with the
+   * weighted mean and covariance of the draws, and returns log((1/S) Σ_s p(x_u, z_us) / q(z_us)), an
+   * estimate of log p(x_u) whose expectation is a lower bound on it.
+   */
+  double importanceSample(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance,
+      double[] noise, int samples, double[] points, double[] weights) {
+    drawPoints(user, lambda, covariance, noise, samples, points);
+    double logDetFactor = 0;
+    for (int s = 0; s < latent; s++) {
+      logDetFactor += Math.log(factor[s * latent + s]);
+    }
+    observedSum(p, data, user);
+    int first = user * samples;
+    double largest = Double.NEGATIVE_INFINITY;
+    for (int j = 0; j < samples; j++) {
+      int row = (first + j) * latent;
+      System.arraycopy(points, row, saved, 0, latent);
+      double noiseNorm = vectorOps.dot(latent, noise, row, noise, row);
+      // log p(x_u | z) + log N(z; μ, Σ) − log N(z; λ, V), the (2π)^(d/2) of both densities cancelling.
+      double logRatio = lambdaObjective(p, saved, null) + 0.5 * p.logDetPrecision + logDetFactor + 0.5 * noiseNorm;
+      weights[first + j] = logRatio;
+      largest = Math.max(largest, logRatio);
+    }
+    double sum = 0;
+    for (int j = 0; j < samples; j++) {
+      weights[first + j] = Math.exp(weights[first + j] - largest);
+      sum += weights[first + j];
+    }
+    int lambdaOff = user * latent;
+    int covOff = user * latent * latent;
+    java.util.Arrays.fill(lambda, lambdaOff, lambdaOff + latent, 0);
+    java.util.Arrays.fill(covariance, covOff, covOff + latent * latent, 0);
+    for (int j = 0; j < samples; j++) {
+      weights[first + j] /= sum;
+      vectorOps.axpy(latent, weights[first + j], points, (first + j) * latent, lambda, lambdaOff);
+    }
+    for (int j = 0; j < samples; j++) {
+      int row = (first + j) * latent;
+      for (int s = 0; s < latent; s++) {
+        double ds = points[row + s] - lambda[lambdaOff + s];
+        for (int t = 0; t < latent; t++) {
+          covariance[covOff + s * latent + t] += weights[first + j] * ds * (points[row + t] - lambda[lambdaOff + t]);
+        }
+      }
+    }
+    return largest + Math.log(sum / samples);
+  }
+
   /** o = Σ_i β_{i, x_ui}, the data term's coefficient of λ. */
   private void observedSum(ModelParameters p, ChoiceData data, int user) {
     java.util.Arrays.fill(observed, 0);

@@ -25,25 +25,38 @@ public final class VariationalEm {
     /** Mean-field Gaussian q with diagonal covariance maximising the ζ bound (§3). */
     VEM,
     /** Laplace approximation: mode and inverse negative Hessian of log p(x_u, z) (§5.1). */
-    LAPLACE;
+    LAPLACE,
+    /**
+     * Monte Carlo EM: the Laplace q as an importance-sampling proposal, the E-step's moments and the
+     * B-step weighted by p(x_u, z) / q(z); corrects q's bias at the cost of S draws per user.
+     */
+    IMPORTANCE;
 
     /** The method named {@code vem} or {@code laplace}. */
     public static Method parse(String name) {
       return switch (name) {
         case "vem" -> VEM;
         case "laplace" -> LAPLACE;
-        default -> throw new IllegalArgumentException("--method must be vem or laplace, got '" + name + "'");
+        case "importance" -> IMPORTANCE;
+        default -> throw new IllegalArgumentException("--method must be vem, laplace or importance, got '" + name
+            + "'");
       };
     }
   }
 
   /**
    * Fit settings. {@code tolerance} ends the fit when the bound's relative change is below it;
-   * {@code embeddingSteps} caps the Newton steps on each item's B_i per M-step.
+   * {@code embeddingSteps} caps the Newton steps on each item's B_i per M-step; {@code embeddingSamples}
+   * = 0 updates B on the ζ bound (§3; the bound then never decreases), S > 0 on a Monte Carlo estimate of
+   * E_q log p(x | z) from S fixed draws per user (§5.1 uses one), free of the bound's Jensen gap.
    */
   public record Options(int latent, Method method, int threads, int maxIterations, double tolerance, long seed,
-      int embeddingSteps) {
+      int embeddingSteps, int embeddingSamples) {
     public Options {
+      if (embeddingSamples < 0 || (method == Method.IMPORTANCE && embeddingSamples < 2)) {
+        throw new IllegalArgumentException("--samples must be >= " + (method == Method.IMPORTANCE ? 2 : 0)
+            + " with --method " + method.name().toLowerCase(java.util.Locale.ROOT) + ", got " + embeddingSamples);
+      }
       if (latent < 1) {
         throw new IllegalArgumentException("--latent must be >= 1, got " + latent);
       }
@@ -77,8 +90,11 @@ public final class VariationalEm {
 
   private VariationalEm() {}
 
-  /** Fits the model; {@code progress} sees each iteration as it ends. */
-  public static Result fit(ChoiceData data, Options options, Consumer<Iteration> progress)
+  /**
+   * Fits the model from {@code initial} (null: μ = 0, Σ = I, β_iks ~ N(0, 1) from the seed);
+   * {@code progress} sees each iteration as it ends.
+   */
+  public static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress)
       throws InterruptedException {
     int users = data.users();
     int items = data.items();
@@ -91,6 +107,16 @@ public final class VariationalEm {
     double[] embeddings = new double[items * choiceCount * d];
     for (int j = 0; j < embeddings.length; j++) {
       embeddings[j] = random.nextGaussian();
+    }
+    if (initial != null) {
+      if (initial.items() != items || initial.choiceCount() != choiceCount || initial.latent() != d) {
+        throw new IllegalArgumentException("the initial model has items=" + initial.items() + " choices="
+            + initial.choiceCount() + " latent=" + initial.latent() + ", the data and options need items=" + items
+            + " choices=" + choiceCount + " latent=" + d);
+      }
+      System.arraycopy(initial.mean(), 0, mean, 0, d);
+      System.arraycopy(initial.covariance(), 0, covariance, 0, d * d);
+      System.arraycopy(initial.embeddings(), 0, embeddings, 0, embeddings.length);
     }
     double[] lambda = new double[users * d];
     double[] userCovariance = new double[users * d * d];
@@ -106,7 +132,17 @@ public final class VariationalEm {
       updates[w] = new EmbeddingUpdate(choiceCount, d, options.embeddingSteps(), EMBEDDING_TOLERANCE,
           kernels.matrixOps());
     }
-    boolean laplace = options.method() == Method.LAPLACE;
+    boolean laplace = options.method() != Method.VEM;
+    boolean importance = options.method() == Method.IMPORTANCE;
+    int samples = options.embeddingSamples();
+    double[] noise = new double[users * samples * d];
+    for (int j = 0; j < noise.length; j++) {
+      noise[j] = random.nextGaussian();
+    }
+    double[] points = new double[users * samples * d];
+    double[] pointWeights = importance ? new double[users * samples] : null;
+    PosteriorPoints posteriorPoints = samples > 0 ? new PosteriorPoints(points, samples, pointWeights, null, false)
+        : new PosteriorPoints(lambda, 1, null, userCovariance, !laplace);
     List<Iteration> iterations = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "largecat-synth");
@@ -125,6 +161,12 @@ public final class VariationalEm {
           for (int u = task * USERS_PER_TASK; u < end; u++) {
             userBound[u] = laplace ? posterior.fitLaplace(parameters, data, u, lambda, userCovariance)
                 : posterior.fitVariational(parameters, data, u, lambda, userCovariance);
+            if (importance) {
+              userBound[u] = posterior.importanceSample(parameters, data, u, lambda, userCovariance, noise, samples,
+                  points, pointWeights);
+            } else if (samples > 0) {
+              posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
+            }
           }
         });
         double bound = sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
@@ -133,7 +175,7 @@ public final class VariationalEm {
         if (!converged && t < options.maxIterations()) {
           updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
           parallel(pool, threads, items, (worker, item) ->
-              updates[worker].update(item, embeddings, data, lambda, userCovariance, !laplace));
+              updates[worker].update(item, embeddings, data, posteriorPoints));
         }
         Iteration iteration = new Iteration(t, bound, (afterEStep - start) * 1e-9,
             (System.nanoTime() - afterEStep) * 1e-9);
