@@ -1,6 +1,9 @@
 package org.largecat.synth;
 
+import org.largecat.kernel.ElementwiseFunction;
+import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
+import org.largecat.kernel.SpecialFunctions;
 
 /**
  * One thread's M-step for the embeddings B_i = (β_i1, ..., β_iK) of one item at a time. Given the
@@ -20,8 +23,10 @@ import org.largecat.kernel.MatrixOps;
 final class EmbeddingUpdate {
   static final double PRIOR_PRECISION = 1;
   private static final int MAX_HALVINGS = 30;
+  private static final int CHUNK = 512;
 
   private final MatrixOps matrixOps;
+  private final SpecialFunctions specialFunctions;
   private final int choiceCount;
   private final int latent;
   private final int maxSteps;
@@ -32,11 +37,16 @@ final class EmbeddingUpdate {
   private final double[] gradient;
   private final double[] blockHessians;
   private final double[] covarianceTimesEmbedding;
+  private final double[] linear;
   private final double[] logMoment;
-  private final double[] weight;
+  private final double[] probability;
+  private final double[] residual;
+  private final double[] shift;
+  private final double[] scaledRows;
 
-  EmbeddingUpdate(int choiceCount, int latent, int maxSteps, double tolerance, MatrixOps matrixOps) {
-    this.matrixOps = matrixOps;
+  EmbeddingUpdate(int choiceCount, int latent, int maxSteps, double tolerance, Kernels kernels) {
+    this.matrixOps = kernels.matrixOps();
+    this.specialFunctions = kernels.specialFunctions();
     this.choiceCount = choiceCount;
     this.latent = latent;
     this.maxSteps = maxSteps;
@@ -46,9 +56,13 @@ final class EmbeddingUpdate {
     step = new double[choiceCount * latent];
     gradient = new double[choiceCount * latent];
     blockHessians = new double[choiceCount * latent * latent];
-    covarianceTimesEmbedding = new double[choiceCount * latent];
-    logMoment = new double[choiceCount];
-    weight = new double[choiceCount];
+    covarianceTimesEmbedding = new double[CHUNK * choiceCount * latent];
+    linear = new double[CHUNK * choiceCount];
+    logMoment = new double[CHUNK * choiceCount];
+    probability = new double[CHUNK * choiceCount];
+    residual = new double[CHUNK * choiceCount];
+    shift = new double[CHUNK];
+    scaledRows = new double[CHUNK * latent];
   }
 
   /**
@@ -99,60 +113,64 @@ final class EmbeddingUpdate {
     return current;
   }
 
-  /** F_i at {@code block}; with {@code derivatives}, also the gradient and the d x d diagonal Hessian blocks. */
+  /**
+   * F_i at {@code block}; with {@code derivatives}, also the gradient and the lower triangles of the
+   * d x d diagonal Hessian blocks. Points go through in chunks: their K utilities λ'β_ik as one gemm,
+   * the exponentials as one batched exp, the gradient's data part as one gemm and each block as one syrk
+   * of the rows sqrt(w π̃(1−π̃)) r.
+   */
   private double objective(int item, ChoiceData data, PosteriorPoints posterior, boolean derivatives) {
-    double[] lambda = posterior.points();
-    double[] covariance = posterior.covariance();
-    boolean diagonal = posterior.diagonal();
-    int pointsPerUser = posterior.pointsPerUser();
     if (derivatives) {
       java.util.Arrays.fill(gradient, 0);
       java.util.Arrays.fill(blockHessians, 0);
     }
+    double[] points = posterior.points();
+    double[] covariance = posterior.covariance();
+    int pointCount = data.users() * posterior.pointsPerUser();
     double total = 0;
-    int dd = latent * latent;
-    int pointCount = data.users() * pointsPerUser;
-    for (int point = 0; point < pointCount; point++) {
-      int lamOff = point * latent;
-      int covOff = point * dd;
-      double largest = Double.NEGATIVE_INFINITY;
-      for (int k = 0; k < choiceCount; k++) {
-        int row = k * latent;
-        double linear = 0;
-        double quadratic = 0;
-        for (int s = 0; s < latent; s++) {
-          double vb;
-          if (covariance == null) {
-            vb = 0;
-          } else if (diagonal) {
-            vb = covariance[covOff + s * latent + s] * block[row + s];
-          } else {
-            vb = 0;
-            for (int t = 0; t < latent; t++) {
-              vb += covariance[covOff + s * latent + t] * block[row + t];
-            }
+    for (int first = 0; first < pointCount; first += CHUNK) {
+      int n = Math.min(CHUNK, pointCount - first);
+      matrixOps.gemm(false, true, n, choiceCount, latent, 1, points, first * latent, latent, block, 0, latent, 0,
+          linear, 0, choiceCount);
+      for (int j = 0; j < n; j++) {
+        int off = j * choiceCount;
+        double largest = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < choiceCount; k++) {
+          double a = linear[off + k];
+          if (covariance != null) {
+            a += 0.5 * multiplyCovariance(posterior, first + j, k, off + k);
           }
-          covarianceTimesEmbedding[row + s] = vb;
-          linear += lambda[lamOff + s] * block[row + s];
-          quadratic += block[row + s] * vb;
+          logMoment[off + k] = a;
+          largest = Math.max(largest, a);
         }
-        logMoment[k] = linear + 0.5 * quadratic;
-        largest = Math.max(largest, logMoment[k]);
+        shift[j] = largest;
+        for (int k = 0; k < choiceCount; k++) {
+          logMoment[off + k] -= largest;
+        }
       }
-      double sum = 0;
-      for (int k = 0; k < choiceCount; k++) {
-        weight[k] = Math.exp(logMoment[k] - largest);
-        sum += weight[k];
+      specialFunctions.apply(ElementwiseFunction.EXP, n * choiceCount, logMoment, 0, probability, 0);
+      for (int j = 0; j < n; j++) {
+        int off = j * choiceCount;
+        double sum = 0;
+        for (int k = 0; k < choiceCount; k++) {
+          sum += probability[off + k];
+        }
+        double inverse = 1 / sum;
+        for (int k = 0; k < choiceCount; k++) {
+          probability[off + k] *= inverse;
+        }
+        int point = first + j;
+        int chosen = data.choice(point / posterior.pointsPerUser(), item);
+        double w = posterior.weight(point);
+        total += w * (linear[off + chosen] - shift[j] - Math.log(sum));
+        if (derivatives) {
+          for (int k = 0; k < choiceCount; k++) {
+            residual[off + k] = w * ((k == chosen ? 1 : 0) - probability[off + k]);
+          }
+        }
       }
-      int chosen = data.choice(point / pointsPerUser, item);
-      double pointWeight = posterior.weight(point);
-      double observedLinear = 0;
-      for (int s = 0; s < latent; s++) {
-        observedLinear += lambda[lamOff + s] * block[chosen * latent + s];
-      }
-      total += pointWeight * (observedLinear - largest - Math.log(sum));
       if (derivatives) {
-        accumulateDerivatives(point, chosen, lambda, covariance, diagonal, pointWeight, 1 / sum);
+        accumulateDerivatives(posterior, first, n);
       }
     }
     double prior = 0;
@@ -162,32 +180,66 @@ final class EmbeddingUpdate {
     return total - 0.5 * PRIOR_PRECISION * prior;
   }
 
-  private void accumulateDerivatives(int point, int chosen, double[] lambda, double[] covariance, boolean diagonal,
-      double pointWeight, double inverseSum) {
-    int lamOff = point * latent;
+  /** β_k'V β_k for the point's V, keeping V β_k in row {@code cell} of {@code covarianceTimesEmbedding}. */
+  private double multiplyCovariance(PosteriorPoints posterior, int point, int k, int cell) {
+    double[] covariance = posterior.covariance();
     int covOff = point * latent * latent;
+    int row = k * latent;
+    double quadratic = 0;
     for (int s = 0; s < latent; s++) {
-      gradient[chosen * latent + s] += pointWeight * lambda[lamOff + s];
-    }
-    for (int k = 0; k < choiceCount; k++) {
-      double pi = pointWeight * weight[k] * inverseSum;
-      double probability = weight[k] * inverseSum;
-      if (pi < 1e-300) {
-        continue;
-      }
-      int row = k * latent;
-      int hOff = k * latent * latent;
-      double curvature = pi * (1 - probability);
-      for (int s = 0; s < latent; s++) {
-        double rs = lambda[lamOff + s] + covarianceTimesEmbedding[row + s];
-        gradient[row + s] -= pi * rs;
-        for (int t = 0; t <= s; t++) {
-          double rt = lambda[lamOff + t] + covarianceTimesEmbedding[row + t];
-          double cov = covariance == null ? 0 : diagonal ? (s == t ? covariance[covOff + s * latent + s] : 0)
-              : covariance[covOff + s * latent + t];
-          blockHessians[hOff + s * latent + t] += curvature * rs * rt + pi * cov;
+      double vb;
+      if (posterior.diagonal()) {
+        vb = covariance[covOff + s * latent + s] * block[row + s];
+      } else {
+        vb = 0;
+        for (int t = 0; t < latent; t++) {
+          vb += covariance[covOff + s * latent + t] * block[row + t];
         }
       }
+      covarianceTimesEmbedding[cell * latent + s] = vb;
+      quadratic += block[row + s] * vb;
+    }
+    return quadratic;
+  }
+
+  /**
+   * Adds one chunk's part of the gradient Σ (x − π̃) w λ − Σ w π̃ V β_k and of the blocks
+   * Σ w [π̃(1−π̃) r r' + π̃ V], r = λ + V β_k (§3's gradient of (3) in β_ik; r = λ when V = 0).
+   */
+  private void accumulateDerivatives(PosteriorPoints posterior, int first, int n) {
+    double[] points = posterior.points();
+    double[] covariance = posterior.covariance();
+    matrixOps.gemm(true, false, choiceCount, latent, n, 1, residual, 0, choiceCount, points, first * latent, latent,
+        1, gradient, 0, latent);
+    for (int k = 0; k < choiceCount; k++) {
+      int hOff = k * latent * latent;
+      for (int j = 0; j < n; j++) {
+        int point = first + j;
+        int cell = j * choiceCount + k;
+        double pi = probability[cell];
+        double w = posterior.weight(point);
+        double root = Math.sqrt(w * pi * (1 - pi));
+        for (int s = 0; s < latent; s++) {
+          double r = points[point * latent + s];
+          if (covariance != null) {
+            double vb = covarianceTimesEmbedding[cell * latent + s];
+            r += vb;
+            gradient[k * latent + s] -= w * pi * vb;
+          }
+          scaledRows[j * latent + s] = root * r;
+        }
+        if (covariance != null) {
+          int covOff = point * latent * latent;
+          for (int s = 0; s < latent; s++) {
+            for (int t = 0; t <= s; t++) {
+              if (!posterior.diagonal() || s == t) {
+                blockHessians[hOff + s * latent + t] += w * pi * covariance[covOff + s * latent + t];
+              }
+            }
+          }
+        }
+      }
+      matrixOps.syrk(true, latent, n, 1, scaledRows, 0, latent, 1, blockHessians, hOff, latent);
     }
   }
 }

@@ -129,8 +129,7 @@ public final class VariationalEm {
     EmbeddingUpdate[] updates = new EmbeddingUpdate[threads];
     for (int w = 0; w < threads; w++) {
       posteriors[w] = new UserPosterior(items, choiceCount, d, USER_TOLERANCE, kernels);
-      updates[w] = new EmbeddingUpdate(choiceCount, d, options.embeddingSteps(), EMBEDDING_TOLERANCE,
-          kernels.matrixOps());
+      updates[w] = new EmbeddingUpdate(choiceCount, d, options.embeddingSteps(), EMBEDDING_TOLERANCE, kernels);
     }
     boolean laplace = options.method() != Method.VEM;
     boolean importance = options.method() == Method.IMPORTANCE;
