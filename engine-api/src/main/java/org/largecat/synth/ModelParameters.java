@@ -4,8 +4,9 @@ import org.largecat.kernel.MatrixOps;
 
 /**
  * The parameters θ = (μ, Σ, B) of model (1) as the E-step reads them: besides μ and B, the precision
- * Σ⁻¹ with log |Σ⁻¹|, and ½β_iks² per cell (the coefficient of v_s in the variational log-moment
- * log E_q exp(z'β_ik) = λ'β_ik + ½ Σ_s v_s β_iks², §3). Immutable once built; shared by all threads.
+ * Σ⁻¹ with log |Σ⁻¹|, and per cell (i, k) the feature row [β_ik, ½β_ik²] (2d wide), whose product with
+ * [λ; v] is the variational log-moment log E_q exp(z'β_ik) = λ'β_ik + ½ Σ_s v_s β_iks² (§3).
+ * Immutable once built; shared by all threads.
  */
 final class ModelParameters {
   final int items;
@@ -14,7 +15,7 @@ final class ModelParameters {
   final double[] mean;
   final double[] covariance;
   final double[] embeddings;
-  final double[] halfSquaredEmbeddings;
+  final double[] features;
   final double[] precision;
   final double logDetPrecision;
 
@@ -26,9 +27,13 @@ final class ModelParameters {
     this.mean = mean;
     this.covariance = covariance;
     this.embeddings = embeddings;
-    this.halfSquaredEmbeddings = new double[embeddings.length];
-    for (int j = 0; j < embeddings.length; j++) {
-      halfSquaredEmbeddings[j] = 0.5 * embeddings[j] * embeddings[j];
+    this.features = new double[2 * embeddings.length];
+    for (int c = 0; c < items * choiceCount; c++) {
+      for (int s = 0; s < latent; s++) {
+        double b = embeddings[c * latent + s];
+        features[c * 2 * latent + s] = b;
+        features[c * 2 * latent + latent + s] = 0.5 * b * b;
+      }
     }
     double[] factor = covariance.clone();
     matrixOps.choleskyFactor(latent, factor, 0, latent);

@@ -15,18 +15,20 @@ import org.largecat.kernel.VectorOps;
  *               − ½ (λ−μ)'Σ⁻¹(λ−μ) − ½ tr(Σ⁻¹V) + ½ log|V| + ½ log|Σ⁻¹| + d/2,      V = diag(v)
  * </pre>
  *
- * which is (3)-(5) for one user with one ζ_ui per (user, item) set to its closed form
- * ζ_ui = E_q b_ui (the paper shares one ζ_u across a user's items; by Jensen that bound is looser,
- * and at the optimum the ζ terms collapse to the log-sum-exp above), plus the constants that make it
- * a lower bound on log p(x_u). L_u is jointly concave in (λ, v): λ is updated by Newton's method with
- * the exact d x d Hessian (rather than the paper's nonlinear conjugate gradient: d is small, the
- * Hessian costs one syrk over the I K cells, and Newton converges in a few steps however badly Σ⁻¹
- * and the embeddings are scaled), v by Newton in log space (§3) on each coordinate; both with
- * backtracking, so L_u never decreases. Laplace (§5.1): λ = argmax log p(x_u, z) by the same Newton
- * iteration with v = 0, V = (−∇² log p)⁻¹ at λ, a full d x d matrix.
+ * which is (3)-(5) for one user with one ζ_ui per (user, item) set to its closed form ζ_ui = E_q b_ui
+ * (the paper shares one ζ_u across a user's items; by Jensen that bound is looser, and at the optimum
+ * the ζ terms collapse to the log-sum-exp above), plus the constants that make it a lower bound on
+ * log p(x_u). L_u is jointly concave in (λ, v) (minus a log-sum-exp of functions linear in them, plus
+ * concave terms). Optimiser: one Newton iteration on (λ, log v) jointly, with the exact 2d x 2d
+ * Hessian, instead of the paper's conjugate gradient for λ alternating with Newton for log v: d is
+ * small, the Hessian is one syrk over the I K cells' feature rows [β, ½β²], and a joint step converges
+ * quadratically where coordinate ascent crawls along the strong λ-v coupling. v stays in log space as
+ * §3 asks; where ∂²L/∂(log v)² is not negative its v·∂L/∂v term is dropped from the Hessian, so the step
+ * is always uphill, and backtracking makes L_u never decrease. Laplace (§5.1): λ = argmax log p(x_u, z)
+ * by the same iteration on λ alone (v = 0), V = (−∇² log p)⁻¹ at λ, a full d x d matrix.
  */
 final class UserPosterior {
-  private static final int MAX_SWEEPS = 200;
+  private static final int MAX_NEWTON_STEPS = 100;
   private static final int MAX_HALVINGS = 40;
   private static final double MAX_LOG_STEP = 3;
 
@@ -40,19 +42,18 @@ final class UserPosterior {
   private final double[] logMoment;
   private final double[] shifted;
   private final double[] weight;
+  private final double[] itemShift;
   private final double[] scaledRows;
   private final double[] itemMeans;
   private final double[] observed;
+  private final double[] state;
+  private final double[] saved;
   private final double[] gradient;
   private final double[] step;
   private final double[] hessian;
-  private final double[] itemShift;
-  private final double[] userMean;
-  private final double[] userVariance;
-  private final double[] saved;
   private final double[] factor;
 
-  /** Workspace for models with these dimensions; {@code tolerance} is the relative change of L_u that ends a fit. */
+  /** Workspace for models with these dimensions; {@code tolerance} is the relative Newton decrement that ends a fit. */
   UserPosterior(int items, int choiceCount, int latent, double tolerance, Kernels kernels) {
     this.vectorOps = kernels.vectorOps();
     this.matrixOps = kernels.matrixOps();
@@ -65,69 +66,61 @@ final class UserPosterior {
     logMoment = new double[cells];
     shifted = new double[cells];
     weight = new double[cells];
-    scaledRows = new double[cells * latent];
-    itemMeans = new double[items * latent];
-    observed = new double[latent];
-    gradient = new double[latent];
-    step = new double[latent];
-    hessian = new double[latent * latent];
     itemShift = new double[items];
-    userMean = new double[latent];
-    userVariance = new double[latent];
-    saved = new double[latent];
+    scaledRows = new double[cells * 2 * latent];
+    itemMeans = new double[items * 2 * latent];
+    observed = new double[latent];
+    state = new double[2 * latent];
+    saved = new double[2 * latent];
+    gradient = new double[2 * latent];
+    step = new double[2 * latent];
+    hessian = new double[4 * latent * latent];
     factor = new double[latent * latent];
   }
 
   /**
-   * Variational E-step for one user, starting from (λ, v) = ({@code lambda[off..]}, the diagonal of
-   * {@code covariance[off * d..]}) and overwriting both; returns L_u at the result (never below L_u at the start).
+   * Variational E-step for one user, starting from (λ, v) = ({@code lambda[u d..]}, the diagonal of
+   * {@code covariance[u d²..]}) and overwriting both; returns L_u at the result (never below L_u at the start).
    */
   double fitVariational(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
     int lambdaOff = user * latent;
     int covOff = user * latent * latent;
-    double[] v = userVariance;
-    double[] lam = userMean;
     for (int s = 0; s < latent; s++) {
-      lam[s] = lambda[lambdaOff + s];
-      v[s] = covariance[covOff + s * latent + s];
+      state[s] = lambda[lambdaOff + s];
+      state[latent + s] = covariance[covOff + s * latent + s];
     }
     observedSum(p, data, user);
-    double bound = variationalBound(p, lam, v);
-    for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      double before = bound;
-      newtonStepLambda(p, lam, v);
-      bound = newtonStepLogVariance(p, lam, v);
-      if (bound - before <= tolerance * Math.max(1, Math.abs(bound))) {
+    for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
+      if (!newtonStep(p, true)) {
         break;
       }
     }
     for (int s = 0; s < latent; s++) {
-      lambda[lambdaOff + s] = lam[s];
+      lambda[lambdaOff + s] = state[s];
       for (int t = 0; t < latent; t++) {
-        covariance[covOff + s * latent + t] = s == t ? v[s] : 0;
+        covariance[covOff + s * latent + t] = s == t ? state[latent + s] : 0;
       }
     }
-    return bound;
+    return objective(p, state, true) + 0.5 * (p.logDetPrecision + latent);
   }
 
   /**
-   * Laplace E-step (§5.1) for one user, starting the Newton iteration at {@code lambda[off..]};
+   * Laplace E-step (§5.1) for one user, starting the Newton iteration at {@code lambda[u d..]};
    * overwrites λ with the mode of log p(x_u, z) and V with the inverse negative Hessian there; returns
    * the variational bound L_u at that (λ, V).
    */
   double fitLaplace(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
     int lambdaOff = user * latent;
-    double[] lam = userMean;
-    System.arraycopy(lambda, lambdaOff, lam, 0, latent);
+    System.arraycopy(lambda, lambdaOff, state, 0, latent);
     observedSum(p, data, user);
-    for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      if (!newtonStepLambda(p, lam, null)) {
+    for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
+      if (!newtonStep(p, false)) {
         break;
       }
     }
-    System.arraycopy(lam, 0, lambda, lambdaOff, latent);
-    softmaxByItem(p, lam, null);
-    negativeHessianLambda(p);
+    System.arraycopy(state, 0, lambda, lambdaOff, latent);
+    objective(p, state, false);
+    negativeHessian(p, state, latent);
     matrixOps.choleskyFactor(latent, hessian, 0, latent);
     int covOff = user * latent * latent;
     java.util.Arrays.fill(covariance, covOff, covOff + latent * latent, 0);
@@ -146,19 +139,16 @@ final class UserPosterior {
     int lambdaOff = user * latent;
     int covOff = user * latent * latent;
     observedSum(p, data, user);
-    System.arraycopy(covariance, covOff, factor, 0, latent * latent);
-    matrixOps.choleskyFactor(latent, factor, 0, latent);
-    double logDetCovariance = 0;
+    double logDetFactor = choleskyOfCovariance(covariance, user);
     for (int s = 0; s < latent; s++) {
-      logDetCovariance += 2 * Math.log(factor[s * latent + s]);
       for (int t = s + 1; t < latent; t++) {
         factor[s * latent + t] = 0;
       }
     }
     int cells = p.cells();
-    matrixOps.gemm(false, false, cells, latent, latent, 1, p.embeddings, 0, latent, factor, 0, latent, 0,
+    matrixOps.gemm(false, false, cells, latent, latent, 1, p.features, 0, 2 * latent, factor, 0, latent, 0,
         scaledRows, 0, latent);
-    matrixOps.gemv(false, cells, latent, 1, p.embeddings, 0, latent, lambda, lambdaOff, 0, logMoment, 0);
+    matrixOps.gemv(false, cells, latent, 1, p.features, 0, 2 * latent, lambda, lambdaOff, 0, logMoment, 0);
     for (int c = 0; c < cells; c++) {
       logMoment[c] += 0.5 * vectorOps.dot(latent, scaledRows, c * latent, scaledRows, c * latent);
     }
@@ -169,7 +159,8 @@ final class UserPosterior {
         traceTerm += p.precision[s * latent + t] * covariance[covOff + t * latent + s];
       }
     }
-    return gaussianTerms(p, lambda, lambdaOff, logPartition, traceTerm, logDetCovariance);
+    return vectorOps.dot(latent, observed, 0, lambda, lambdaOff) - logPartition
+        - 0.5 * (priorQuadratic(p, lambda, lambdaOff) + traceTerm - 2 * logDetFactor - p.logDetPrecision - latent);
   }
 
   /**
@@ -177,8 +168,7 @@ final class UserPosterior {
    * of {@code points}, from the standard normal draws in the same rows of {@code noise}.
    */
   void drawPoints(int user, double[] lambda, double[] covariance, double[] noise, int samples, double[] points) {
-    System.arraycopy(covariance, user * latent * latent, factor, 0, latent * latent);
-    matrixOps.choleskyFactor(latent, factor, 0, latent);
+    choleskyOfCovariance(covariance, user);
     for (int j = 0; j < samples; j++) {
       int row = (user * samples + j) * latent;
       for (int s = 0; s < latent; s++) {
@@ -210,10 +200,10 @@ final class UserPosterior {
     double largest = Double.NEGATIVE_INFINITY;
     for (int j = 0; j < samples; j++) {
       int row = (first + j) * latent;
-      System.arraycopy(points, row, saved, 0, latent);
+      System.arraycopy(points, row, state, 0, latent);
       double noiseNorm = vectorOps.dot(latent, noise, row, noise, row);
       // log p(x_u | z) + log N(z; μ, Σ) − log N(z; λ, V), the (2π)^(d/2) of both densities cancelling.
-      double logRatio = lambdaObjective(p, saved, null) + 0.5 * p.logDetPrecision + logDetFactor + 0.5 * noiseNorm;
+      double logRatio = objective(p, state, false) + 0.5 * p.logDetPrecision + logDetFactor + 0.5 * noiseNorm;
       weights[first + j] = logRatio;
       largest = Math.max(largest, logRatio);
     }
@@ -242,28 +232,26 @@ final class UserPosterior {
     return largest + Math.log(sum / samples);
   }
 
+  /** Cholesky factor of V_u into {@code factor} (lower triangle); returns log|C| = ½ log|V_u|. */
+  private double choleskyOfCovariance(double[] covariance, int user) {
+    System.arraycopy(covariance, user * latent * latent, factor, 0, latent * latent);
+    matrixOps.choleskyFactor(latent, factor, 0, latent);
+    double logDet = 0;
+    for (int s = 0; s < latent; s++) {
+      logDet += Math.log(factor[s * latent + s]);
+    }
+    return logDet;
+  }
+
   /** o = Σ_i β_{i, x_ui}, the data term's coefficient of λ. */
   private void observedSum(ModelParameters p, ChoiceData data, int user) {
     java.util.Arrays.fill(observed, 0);
     for (int i = 0; i < items; i++) {
-      vectorOps.axpy(latent, 1.0, p.embeddings, (i * choiceCount + data.choice(user, i)) * latent, observed, 0);
+      vectorOps.axpy(latent, 1.0, p.features, (i * choiceCount + data.choice(user, i)) * 2 * latent, observed, 0);
     }
   }
 
-  private double variationalBound(ModelParameters p, double[] lam, double[] v) {
-    double logPartition = softmaxByItem(p, lam, v);
-    double traceTerm = 0;
-    double logDet = 0;
-    for (int s = 0; s < latent; s++) {
-      traceTerm += p.precision[s * latent + s] * v[s];
-      logDet += Math.log(v[s]);
-    }
-    return gaussianTerms(p, lam, 0, logPartition, traceTerm, logDet);
-  }
-
-  /** o'λ − Σ_i log b_i − ½(λ−μ)'Σ⁻¹(λ−μ) − ½ tr(Σ⁻¹V) + ½ log|V| + ½ log|Σ⁻¹| + d/2 (entropy and prior of (4)-(5)). */
-  private double gaussianTerms(ModelParameters p, double[] lam, int lamOff, double logPartition, double traceTerm,
-      double logDetCovariance) {
+  private double priorQuadratic(ModelParameters p, double[] lam, int lamOff) {
     double quadratic = 0;
     for (int s = 0; s < latent; s++) {
       double ds = lam[lamOff + s] - p.mean[s];
@@ -271,148 +259,119 @@ final class UserPosterior {
         quadratic += ds * p.precision[s * latent + t] * (lam[lamOff + t] - p.mean[t]);
       }
     }
-    return vectorOps.dot(latent, observed, 0, lam, lamOff) - logPartition
-        - 0.5 * (quadratic + traceTerm - logDetCovariance - p.logDetPrecision - latent);
+    return quadratic;
   }
 
   /**
-   * The λ-dependent part of L_u (or of log p(x_u, λ) when v is null): o'λ − Σ_i log b_i − ½(λ−μ)'Σ⁻¹(λ−μ).
+   * With {@code withVariance}: L_u − ½(log|Σ⁻¹| + d) at x = [λ; v]; without: log p(x_u, λ) up to a
+   * constant, o'λ − Σ_i log Σ_k exp(λ'β_ik) − ½(λ−μ)'Σ⁻¹(λ−μ). Leaves π̃ (the per-item softmax of the
+   * log-moments) in {@code weight}.
    */
-  private double lambdaObjective(ModelParameters p, double[] lam, double[] v) {
-    double logPartition = softmaxByItem(p, lam, v);
-    double quadratic = 0;
-    for (int s = 0; s < latent; s++) {
-      double ds = lam[s] - p.mean[s];
-      for (int t = 0; t < latent; t++) {
-        quadratic += ds * p.precision[s * latent + t] * (lam[t] - p.mean[t]);
+  private double objective(ModelParameters p, double[] x, boolean withVariance) {
+    int cells = p.cells();
+    matrixOps.gemv(false, cells, withVariance ? 2 * latent : latent, 1, p.features, 0, 2 * latent, x, 0, 0,
+        logMoment, 0);
+    double value = vectorOps.dot(latent, observed, 0, x, 0) - softmaxOfLogMoments() - 0.5 * priorQuadratic(p, x, 0);
+    if (withVariance) {
+      for (int s = 0; s < latent; s++) {
+        value += 0.5 * (Math.log(x[latent + s]) - p.precision[s * latent + s] * x[latent + s]);
       }
     }
-    return vectorOps.dot(latent, observed, 0, lam, 0) - logPartition - 0.5 * quadratic;
+    return value;
   }
 
   /**
-   * One Newton step in λ with backtracking; returns false when the step changed nothing (converged).
-   * Gradient (§3): o − Σ_ik π̃_ik β_ik − Σ⁻¹(λ−μ), π̃_i = softmax_k of the log-moments; negative
-   * Hessian Σ_i Cov_{π̃_i}(β_i) + Σ⁻¹.
+   * One Newton step on {@code state} with backtracking; false when converged (Newton decrement below
+   * the tolerance) or when no step length improves. Gradient (§3, with ζ at its closed form the
+   * paper's ζ⁻¹ exp(...) sums become softmax weights π̃): ∂/∂λ = o − Σ_ik π̃_ik β_ik − Σ⁻¹(λ−μ),
+   * ∂/∂v_s = −Σ_ik π̃_ik ½β_iks² − ½Σ⁻¹_ss + 1/(2v_s); in t = log v the gradient is v ∂/∂v and the
+   * Hessian v_s v_t ∂²/∂v_s∂v_t + δ_st v_s ∂/∂v_s (the paper's x f'' + f' rule).
    */
-  private boolean newtonStepLambda(ModelParameters p, double[] lam, double[] v) {
-    double current = lambdaObjective(p, lam, v);
+  private boolean newtonStep(ModelParameters p, boolean withVariance) {
+    int n = withVariance ? 2 * latent : latent;
+    double current = objective(p, state, withVariance);
     for (int s = 0; s < latent; s++) {
       double g = observed[s];
       for (int t = 0; t < latent; t++) {
-        g -= p.precision[s * latent + t] * (lam[t] - p.mean[t]);
+        g -= p.precision[s * latent + t] * (state[t] - p.mean[t]);
       }
       gradient[s] = g;
+      if (withVariance) {
+        gradient[latent + s] = -0.5 * p.precision[s * latent + s] + 0.5 / state[latent + s];
+      }
     }
-    int cells = p.cells();
-    matrixOps.gemv(true, cells, latent, -1, p.embeddings, 0, latent, weight, 0, 1, gradient, 0);
-    negativeHessianLambda(p);
-    matrixOps.choleskyFactor(latent, hessian, 0, latent);
-    System.arraycopy(gradient, 0, step, 0, latent);
-    matrixOps.choleskySolve(latent, 1, hessian, 0, latent, step, 0, 1);
-    double decrement = vectorOps.dot(latent, gradient, 0, step, 0);
+    matrixOps.gemv(true, p.cells(), n, -1, p.features, 0, 2 * latent, weight, 0, 1, gradient, 0);
+    negativeHessian(p, state, n);
+    if (withVariance) {
+      for (int a = latent; a < n; a++) {
+        double va = state[a];
+        for (int b = 0; b <= a; b++) {
+          hessian[a * n + b] *= b >= latent ? va * state[b] : va;
+        }
+        gradient[a] *= va;
+        hessian[a * n + a] += Math.max(0, -gradient[a]);
+      }
+    }
+    matrixOps.choleskyFactor(n, hessian, 0, n);
+    System.arraycopy(gradient, 0, step, 0, n);
+    matrixOps.choleskySolve(n, 1, hessian, 0, n, step, 0, 1);
+    double decrement = vectorOps.dot(n, gradient, 0, step, 0);
     if (!(decrement > 2 * tolerance * Math.max(1, Math.abs(current)))) {
       return false;
     }
-    System.arraycopy(lam, 0, saved, 0, latent);
-    double scale = 1;
+    double largestLogStep = 0;
+    for (int a = latent; a < n; a++) {
+      largestLogStep = Math.max(largestLogStep, Math.abs(step[a]));
+    }
+    double scale = largestLogStep > MAX_LOG_STEP ? MAX_LOG_STEP / largestLogStep : 1;
+    System.arraycopy(state, 0, saved, 0, n);
     for (int halving = 0; halving < MAX_HALVINGS; halving++, scale *= 0.5) {
-      for (int s = 0; s < latent; s++) {
-        lam[s] = saved[s] + scale * step[s];
+      for (int a = 0; a < n; a++) {
+        state[a] = a < latent ? saved[a] + scale * step[a] : saved[a] * Math.exp(scale * step[a]);
       }
-      if (lambdaObjective(p, lam, v) >= current) {
+      if (objective(p, state, withVariance) >= current) {
         return true;
       }
     }
-    System.arraycopy(saved, 0, lam, 0, latent);
+    System.arraycopy(saved, 0, state, 0, n);
     return false;
   }
 
-  /** Lower triangle of Σ_i Cov_{π̃_i}(β_i) + Σ⁻¹ into {@code hessian}, from the weights π̃ in {@code weight}. */
-  private void negativeHessianLambda(ModelParameters p) {
+  /**
+   * Lower triangle of the n x n negative Hessian of the objective in (λ, v) (n = 2d) or λ (n = d),
+   * from π̃ in {@code weight}: Σ_i Cov_{π̃_i}(f_i) over the feature rows f = [β, ½β²] (one syrk over
+   * the cells minus one over the item means), plus Σ⁻¹ on the λ block and 1/(2v_s²) on the v diagonal.
+   */
+  private void negativeHessian(ModelParameters p, double[] x, int n) {
     int cells = p.cells();
-    java.util.Arrays.fill(itemMeans, 0);
+    int width = 2 * latent;
+    java.util.Arrays.fill(itemMeans, 0, items * n, 0);
     for (int c = 0; c < cells; c++) {
       double root = Math.sqrt(weight[c]);
-      int row = c * latent;
-      int meanRow = (c / choiceCount) * latent;
-      for (int s = 0; s < latent; s++) {
-        scaledRows[row + s] = root * p.embeddings[row + s];
-        itemMeans[meanRow + s] += weight[c] * p.embeddings[row + s];
+      int meanRow = (c / choiceCount) * n;
+      for (int j = 0; j < n; j++) {
+        double f = p.features[c * width + j];
+        scaledRows[c * n + j] = root * f;
+        itemMeans[meanRow + j] += weight[c] * f;
       }
     }
-    System.arraycopy(p.precision, 0, hessian, 0, latent * latent);
-    matrixOps.syrk(true, latent, cells, 1, scaledRows, 0, latent, 1, hessian, 0, latent);
-    matrixOps.syrk(true, latent, items, -1, itemMeans, 0, latent, 1, hessian, 0, latent);
-  }
-
-  /**
-   * One Newton step on every log v_s at once (§3, "Newton's method in the log space"), with
-   * backtracking on L_u; returns L_u after it. With ζ at its closed form the derivatives are
-   * ∂L/∂v_s = −Σ_i E_{π̃_i}[½β_is²] − ½Σ⁻¹_ss + 1/(2v_s) and ∂²L/∂v_s² = −Σ_i Var_{π̃_i}[½β_is²] − 1/(2v_s²)
-   * (the paper's ζ⁻¹ exp(...) sums become softmax weights); in t = log v the step is
-   * −v f'/(v² f'' + v f'), taken only where that denominator is negative (else a unit step uphill).
-   */
-  private double newtonStepLogVariance(ModelParameters p, double[] lam, double[] v) {
-    double current = variationalBound(p, lam, v);
-    int cells = p.cells();
-    matrixOps.gemv(true, cells, latent, 1, p.halfSquaredEmbeddings, 0, latent, weight, 0, 0, gradient, 0);
-    java.util.Arrays.fill(hessian, 0, latent, 0);
-    java.util.Arrays.fill(itemMeans, 0);
-    for (int c = 0; c < cells; c++) {
-      int row = c * latent;
-      int meanRow = (c / choiceCount) * latent;
-      for (int s = 0; s < latent; s++) {
-        double h = p.halfSquaredEmbeddings[row + s];
-        hessian[s] += weight[c] * h * h;
-        itemMeans[meanRow + s] += weight[c] * h;
-      }
-    }
-    for (int i = 0; i < items; i++) {
-      for (int s = 0; s < latent; s++) {
-        hessian[s] -= itemMeans[i * latent + s] * itemMeans[i * latent + s];
-      }
-    }
+    java.util.Arrays.fill(hessian, 0, n * n, 0);
     for (int s = 0; s < latent; s++) {
-      double first = -gradient[s] - 0.5 * p.precision[s * latent + s] + 0.5 / v[s];
-      double second = -hessian[s] - 0.5 / (v[s] * v[s]);
-      double logFirst = v[s] * first;
-      double logSecond = v[s] * v[s] * second + v[s] * first;
-      double move = logSecond < 0 ? -logFirst / logSecond : Math.signum(logFirst);
-      step[s] = Math.max(-MAX_LOG_STEP, Math.min(MAX_LOG_STEP, move));
-      saved[s] = v[s];
+      System.arraycopy(p.precision, s * latent, hessian, s * n, latent);
     }
-    double scale = 1;
-    for (int halving = 0; halving < MAX_HALVINGS; halving++, scale *= 0.5) {
-      for (int s = 0; s < latent; s++) {
-        v[s] = saved[s] * Math.exp(scale * step[s]);
-      }
-      double next = variationalBound(p, lam, v);
-      if (next >= current) {
-        return next;
-      }
+    for (int s = latent; s < n; s++) {
+      hessian[s * n + s] = 0.5 / (x[s] * x[s]);
     }
-    System.arraycopy(saved, 0, v, 0, latent);
-    return variationalBound(p, lam, v);
+    matrixOps.syrk(true, n, cells, 1, scaledRows, 0, n, 1, hessian, 0, n);
+    matrixOps.syrk(true, n, items, -1, itemMeans, 0, n, 1, hessian, 0, n);
   }
 
   /**
-   * Sets the log-moments a_ik = λ'β_ik (+ ½ Σ_s v_s β_iks² when v is not null) with one gemv over
-   * the I K cells, then π̃ (in {@code weight}) per item; returns Σ_i log Σ_k exp(a_ik).
+   * π̃ from {@code logMoment} into {@code weight}, each item's exponents shifted by their maximum (one
+   * batched exp over all cells); returns Σ_i log Σ_k exp(logMoment_ik).
    */
-  private double softmaxByItem(ModelParameters p, double[] lam, double[] v) {
-    int cells = p.cells();
-    matrixOps.gemv(false, cells, latent, 1, p.embeddings, 0, latent, lam, 0, 0, logMoment, 0);
-    if (v != null) {
-      matrixOps.gemv(false, cells, latent, 1, p.halfSquaredEmbeddings, 0, latent, v, 0, 1, logMoment, 0);
-    }
-    return softmaxOfLogMoments();
-  }
-
-  /** π̃ from {@code logMoment}, each item's exponents shifted by their maximum; returns Σ_i log-sum-exp. */
   private double softmaxOfLogMoments() {
     int cells = items * choiceCount;
-    double total = 0;
     for (int i = 0; i < items; i++) {
       int off = i * choiceCount;
       double largest = vectorOps.max(choiceCount, logMoment, off);
@@ -422,6 +381,7 @@ final class UserPosterior {
       }
     }
     specialFunctions.apply(ElementwiseFunction.EXP, cells, shifted, 0, weight, 0);
+    double total = 0;
     for (int i = 0; i < items; i++) {
       int off = i * choiceCount;
       double sum = 0;
