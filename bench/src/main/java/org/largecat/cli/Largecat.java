@@ -16,6 +16,7 @@ public final class Largecat {
                                                        draw users from model (1) with a correlated Sigma
              largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
                                 [--threads N] [--iterations T] [--tolerance EPS] [--seed N] [--init MODEL] [--samples S]
+                                [--embedding-steps N]
                                                        fit model (1) by variational EM (Algorithm 1)
              largecat synth generate --model FILE --users U --out FILE [--seed N]
                                                        draw synthetic users from a fitted model

@@ -32,7 +32,7 @@ final class SynthCommand {
         case "simulate" -> simulate(Options.parse(args, Set.of("users", "items", "choices", "latent", "seed", "out",
             "truth"), Set.of()), out);
         case "fit" -> fit(Options.parse(args, Set.of("data", "latent", "method", "model", "choices", "threads",
-            "iterations", "tolerance", "seed", "samples", "init"), Set.of()), out);
+            "iterations", "tolerance", "seed", "samples", "init", "embedding-steps"), Set.of()), out);
         case "generate" -> generate(Options.parse(args, Set.of("model", "users", "out", "seed"), Set.of()), out);
         case "report" -> report(Options.parse(args, Set.of("real", "synthetic", "truth", "model"), Set.of("json")),
             out);
@@ -71,7 +71,7 @@ final class SynthCommand {
     VariationalEm.Options options = new VariationalEm.Options(o.positive("latent"), method,
         o.has("threads") ? o.positive("threads") : Runtime.getRuntime().availableProcessors(),
         o.has("iterations") ? o.positive("iterations") : 200, o.doubleValue("tolerance", 1e-6),
-        o.longValue("seed", 1), 3, o.has("samples") ? o.positive("samples")
+        o.longValue("seed", 1), o.has("embedding-steps") ? o.positive("embedding-steps") : 3, o.has("samples") ? o.positive("samples")
         : method == VariationalEm.Method.IMPORTANCE ? 16 : 0);
     out.printf(Locale.ROOT, "fitting %d users x %d items, K = %d, d = %d, method %s, %d threads%n", data.users(),
         data.items(), data.choiceCount(), options.latent(), options.method().name().toLowerCase(Locale.ROOT),
