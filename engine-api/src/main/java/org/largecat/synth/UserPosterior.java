@@ -90,18 +90,14 @@ final class UserPosterior {
       state[latent + s] = covariance[covOff + s * latent + s];
     }
     observedSum(p, data, user);
-    for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
-      if (!newtonStep(p, true)) {
-        break;
-      }
-    }
+    double value = maximise(p, true);
     for (int s = 0; s < latent; s++) {
       lambda[lambdaOff + s] = state[s];
       for (int t = 0; t < latent; t++) {
         covariance[covOff + s * latent + t] = s == t ? state[latent + s] : 0;
       }
     }
-    return objective(p, state, true) + 0.5 * (p.logDetPrecision + latent);
+    return value + 0.5 * (p.logDetPrecision + latent);
   }
 
   /**
@@ -113,13 +109,8 @@ final class UserPosterior {
     int lambdaOff = user * latent;
     System.arraycopy(lambda, lambdaOff, state, 0, latent);
     observedSum(p, data, user);
-    for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
-      if (!newtonStep(p, false)) {
-        break;
-      }
-    }
+    maximise(p, false);
     System.arraycopy(state, 0, lambda, lambdaOff, latent);
-    objective(p, state, false);
     negativeHessian(p, state, latent);
     matrixOps.choleskyFactor(latent, hessian, 0, latent);
     int covOff = user * latent * latent;
@@ -280,16 +271,29 @@ final class UserPosterior {
     return value;
   }
 
+  /** Newton steps on {@code state} until {@link #newtonStep} stops; returns the objective there. */
+  private double maximise(ModelParameters p, boolean withVariance) {
+    double value = objective(p, state, withVariance);
+    for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
+      double next = newtonStep(p, withVariance, value);
+      if (Double.isNaN(next)) {
+        break;
+      }
+      value = next;
+    }
+    return value;
+  }
+
   /**
-   * One Newton step on {@code state} with backtracking; false when converged (Newton decrement below
-   * the tolerance) or when no step length improves. Gradient (§3, with ζ at its closed form the
+   * One Newton step on {@code state} with backtracking, given the objective {@code current} there with
+   * π̃ at {@code state} in {@code weight}; returns the objective after the step (π̃ then at the new
+   * state), or NaN when converged (Newton decrement below the tolerance) or when no step length improves. Gradient (§3, with ζ at its closed form the
    * paper's ζ⁻¹ exp(...) sums become softmax weights π̃): ∂/∂λ = o − Σ_ik π̃_ik β_ik − Σ⁻¹(λ−μ),
    * ∂/∂v_s = −Σ_ik π̃_ik ½β_iks² − ½Σ⁻¹_ss + 1/(2v_s); in t = log v the gradient is v ∂/∂v and the
    * Hessian v_s v_t ∂²/∂v_s∂v_t + δ_st v_s ∂/∂v_s (the paper's x f'' + f' rule).
    */
-  private boolean newtonStep(ModelParameters p, boolean withVariance) {
+  private double newtonStep(ModelParameters p, boolean withVariance, double current) {
     int n = withVariance ? 2 * latent : latent;
-    double current = objective(p, state, withVariance);
     for (int s = 0; s < latent; s++) {
       double g = observed[s];
       for (int t = 0; t < latent; t++) {
@@ -317,7 +321,7 @@ final class UserPosterior {
     matrixOps.choleskySolve(n, 1, hessian, 0, n, step, 0, 1);
     double decrement = vectorOps.dot(n, gradient, 0, step, 0);
     if (!(decrement > 2 * tolerance * Math.max(1, Math.abs(current)))) {
-      return false;
+      return Double.NaN;
     }
     double largestLogStep = 0;
     for (int a = latent; a < n; a++) {
@@ -329,12 +333,14 @@ final class UserPosterior {
       for (int a = 0; a < n; a++) {
         state[a] = a < latent ? saved[a] + scale * step[a] : saved[a] * Math.exp(scale * step[a]);
       }
-      if (objective(p, state, withVariance) >= current) {
-        return true;
+      double next = objective(p, state, withVariance);
+      if (next >= current) {
+        return next;
       }
     }
     System.arraycopy(saved, 0, state, 0, n);
-    return false;
+    objective(p, state, withVariance);
+    return Double.NaN;
   }
 
   /**
