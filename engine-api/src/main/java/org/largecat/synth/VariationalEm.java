@@ -32,7 +32,7 @@ public final class VariationalEm {
      */
     IMPORTANCE;
 
-    /** The method named {@code vem} or {@code laplace}. */
+    /** The method named {@code vem}, {@code laplace} or {@code importance}. */
     public static Method parse(String name) {
       return switch (name) {
         case "vem" -> VEM;
@@ -47,15 +47,22 @@ public final class VariationalEm {
   /**
    * Fit settings. {@code tolerance} ends the fit when the bound's relative change is below it;
    * {@code embeddingSteps} caps the Newton steps on each item's B_i per M-step; {@code embeddingSamples}
-   * = 0 updates B on the ζ bound (§3; the bound then never decreases), S > 0 on a Monte Carlo estimate of
-   * E_q log p(x | z) from S fixed draws per user (§5.1 uses one), free of the bound's Jensen gap.
+   * = 0 updates B on the ζ bound (§3, VEM only; the bound then never decreases), S > 0 on a Monte Carlo
+   * estimate of E_q log p(x | z) from S fixed draws per user (§5.1 uses one), free of the bound's Jensen
+   * gap; Laplace needs S >= 1, importance sampling S >= 2.
    */
   public record Options(int latent, Method method, int threads, int maxIterations, double tolerance, long seed,
       int embeddingSteps, int embeddingSamples) {
     public Options {
-      if (embeddingSamples < 0 || (method == Method.IMPORTANCE && embeddingSamples < 2)) {
-        throw new IllegalArgumentException("--samples must be >= " + (method == Method.IMPORTANCE ? 2 : 0)
-            + " with --method " + method.name().toLowerCase(java.util.Locale.ROOT) + ", got " + embeddingSamples);
+      int fewest = switch (method) {
+        case VEM -> 0;
+        case LAPLACE -> 1;
+        case IMPORTANCE -> 2;
+      };
+      if (embeddingSamples < fewest) {
+        throw new IllegalArgumentException("--samples must be >= " + fewest + " with --method "
+            + method.name().toLowerCase(java.util.Locale.ROOT) + ", got " + embeddingSamples
+            + (method == Method.LAPLACE ? " (the B-step on the ζ bound needs a diagonal V; §5.1 uses draws of q)" : ""));
       }
       if (latent < 1) {
         throw new IllegalArgumentException("--latent must be >= 1, got " + latent);
@@ -140,8 +147,9 @@ public final class VariationalEm {
     }
     double[] points = new double[users * samples * d];
     double[] pointWeights = importance ? new double[users * samples] : null;
-    PosteriorPoints posteriorPoints = samples > 0 ? new PosteriorPoints(points, samples, pointWeights, null, false)
-        : new PosteriorPoints(lambda, 1, null, userCovariance, !laplace);
+    double[] meanAndVariance = samples > 0 ? null : new double[users * 2 * d];
+    PosteriorPoints posteriorPoints = samples > 0 ? new PosteriorPoints(points, d, samples, pointWeights)
+        : new PosteriorPoints(meanAndVariance, 2 * d, 1, null);
     List<Iteration> iterations = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "largecat-synth");
@@ -165,6 +173,11 @@ public final class VariationalEm {
                   points, pointWeights);
             } else if (samples > 0) {
               posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
+            } else {
+              for (int s = 0; s < d; s++) {
+                meanAndVariance[u * 2 * d + s] = lambda[u * d + s];
+                meanAndVariance[u * 2 * d + d + s] = userCovariance[u * d * d + s * d + s];
+              }
             }
           }
         });

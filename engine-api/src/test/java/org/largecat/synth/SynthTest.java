@@ -250,52 +250,62 @@ class SynthTest {
     int users = 40;
     SynthModel truth = SynthModel.randomTruth(2, 3, 2, 21);
     ChoiceData data = truth.sample(users, 22);
-    double[] lambda = new double[users * 2];
-    double[] covariance = new double[users * 4];
     java.util.SplittableRandom random = new java.util.SplittableRandom(23);
+    // [λ_u, v_u] rows (VEM), then two weighted draws per user (v = 0).
+    double[] meanAndVariance = new double[users * 4];
+    double[] draws = new double[users * 2 * 2];
+    double[] drawWeights = new double[users * 2];
     for (int u = 0; u < users; u++) {
-      lambda[2 * u] = random.nextGaussian();
-      lambda[2 * u + 1] = random.nextGaussian();
-      covariance[4 * u] = 0.2 + random.nextDouble();
-      covariance[4 * u + 3] = 0.2 + random.nextDouble();
-      covariance[4 * u + 1] = covariance[4 * u + 2] = 0.1 * random.nextDouble();
+      meanAndVariance[4 * u] = random.nextGaussian();
+      meanAndVariance[4 * u + 1] = random.nextGaussian();
+      meanAndVariance[4 * u + 2] = 0.2 + random.nextDouble();
+      meanAndVariance[4 * u + 3] = 0.2 + random.nextDouble();
+      for (int j = 0; j < 4; j++) {
+        draws[4 * u + j] = random.nextGaussian();
+      }
+      drawWeights[2 * u] = random.nextDouble();
+      drawWeights[2 * u + 1] = 1 - drawWeights[2 * u];
     }
-    PosteriorPoints points = new PosteriorPoints(lambda, 1, null, covariance, false);
-    double[] embeddings = truth.embeddings().clone();
-    EmbeddingUpdate update = new EmbeddingUpdate(3, 2, 100, 0, Kernels.get());
-    double objective = update.update(1, embeddings, data, points);
-    double h = 1e-5;
-    for (int j = 6; j < 12; j++) {
-      double[] plus = embeddings.clone();
-      double[] minus = embeddings.clone();
-      plus[j] += h;
-      minus[j] -= h;
-      double derivative = (itemObjective(plus, data, lambda, covariance) - itemObjective(minus, data, lambda,
-          covariance)) / (2 * h);
-      assertEquals(0, derivative, 1e-5, "dF/dB[" + j + "]");
+    for (PosteriorPoints points : List.of(new PosteriorPoints(meanAndVariance, 4, 1, null),
+        new PosteriorPoints(draws, 2, 2, drawWeights))) {
+      double[] embeddings = truth.embeddings().clone();
+      EmbeddingUpdate update = new EmbeddingUpdate(3, 2, 100, 0, Kernels.get());
+      double objective = update.update(1, embeddings, data, points);
+      double h = 1e-5;
+      for (int j = 6; j < 12; j++) {
+        double[] plus = embeddings.clone();
+        double[] minus = embeddings.clone();
+        plus[j] += h;
+        minus[j] -= h;
+        double derivative = (itemObjective(plus, data, points) - itemObjective(minus, data, points)) / (2 * h);
+        assertEquals(0, derivative, 1e-5, "width " + points.width() + ": dF/dB[" + j + "]");
+      }
+      assertEquals(itemObjective(embeddings, data, points), objective, 1e-9);
     }
-    assertEquals(itemObjective(embeddings, data, lambda, covariance), objective, 1e-9);
   }
 
-  /** F_1 written out: Σ_u λ_u'β_{1,x} − log Σ_k exp(λ_u'β_1k + ½β_1k'V_uβ_1k) − ½|B_1|². */
-  private static double itemObjective(double[] embeddings, ChoiceData data, double[] lambda, double[] covariance) {
+  /**
+   * F_1 written out: Σ over points of w (z'β_{1,x} − log Σ_k exp(z'β_1k + ½ Σ_s v_s β_1ks²)) − ½|B_1|²,
+   * v = 0 for draws.
+   */
+  private static double itemObjective(double[] embeddings, ChoiceData data, PosteriorPoints points) {
     double total = 0;
-    for (int u = 0; u < data.users(); u++) {
+    int width = points.width();
+    for (int point = 0; point < data.users() * points.pointsPerUser(); point++) {
+      double[] row = Arrays.copyOfRange(points.rows(), point * width, (point + 1) * width);
       double sum = 0;
       double linearChosen = 0;
       for (int k = 0; k < 3; k++) {
-        int row = (3 + k) * 2;
-        double b0 = embeddings[row];
-        double b1 = embeddings[row + 1];
-        double linear = lambda[2 * u] * b0 + lambda[2 * u + 1] * b1;
-        double quadratic = b0 * b0 * covariance[4 * u] + 2 * b0 * b1 * covariance[4 * u + 1]
-            + b1 * b1 * covariance[4 * u + 3];
+        double b0 = embeddings[(3 + k) * 2];
+        double b1 = embeddings[(3 + k) * 2 + 1];
+        double linear = row[0] * b0 + row[1] * b1;
+        double quadratic = width == 4 ? row[2] * b0 * b0 + row[3] * b1 * b1 : 0;
         sum += Math.exp(linear + 0.5 * quadratic);
-        if (k == data.choice(u, 1)) {
+        if (k == data.choice(point / points.pointsPerUser(), 1)) {
           linearChosen = linear;
         }
       }
-      total += linearChosen - Math.log(sum);
+      total += points.weight(point) * (linearChosen - Math.log(sum));
     }
     double prior = 0;
     for (int j = 6; j < 12; j++) {
