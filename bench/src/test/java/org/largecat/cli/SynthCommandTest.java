@@ -72,7 +72,9 @@ class SynthCommandTest {
     assertEquals(2, r.status());
     assertTrue(r.err().contains(notAModel + ": truncated"), r.err());
 
-    r = run("synth", "fit", "--data", ragged.toString(), "--latent", "0", "--model", "x");
+    Path good = dir.resolve("good.txt");
+    Files.writeString(good, "0 1\n1 0\n");
+    r = run("synth", "fit", "--data", good.toString(), "--latent", "0", "--model", "x");
     assertEquals(2, r.status());
     assertTrue(r.err().contains("--latent must be a positive integer, got '0'"), r.err());
     r = run("synth", "generate", "--users", "3");
