@@ -13,6 +13,16 @@ public final class Largecat {
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
       """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
+             largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
+                                                       draw users from model (1) with a correlated Sigma
+             largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
+                                [--threads N] [--iterations T] [--tolerance EPS] [--seed N] [--init MODEL] [--samples S]
+                                [--embedding-steps N]
+                                                       fit model (1) by variational EM (Algorithm 1)
+             largecat synth generate --model FILE --users U --out FILE [--seed N]
+                                                       draw synthetic users from a fitted model
+             largecat synth report --real FILE --synthetic FILE [--json] [--truth MODEL --model MODEL]
+                                                       marginal TV, pairwise Cramer's V; Sigma against the truth
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -38,6 +48,7 @@ public final class Largecat {
         case "data" -> DataCommand.run(rest, out, err);
         case "cavi" -> CaviCommand.run(rest, out, err);
         case "reproduce" -> ReproduceCommand.run(rest, out, err);
+        case "synth" -> SynthCommand.run(rest, in, out, err);
         case "bench" -> {
           org.openjdk.jmh.Main.main(rest);
           yield 0;
