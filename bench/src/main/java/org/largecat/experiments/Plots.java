@@ -1,6 +1,7 @@
 package org.largecat.experiments;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ public final class Plots {
   public static List<Path> lines(String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
       throws IOException {
     System.setProperty("java.awt.headless", "true");
+    Files.createDirectories(base.toAbsolutePath().getParent());
     XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
     for (Map.Entry<String, double[][]> e : series.entrySet()) {

@@ -106,7 +106,7 @@ public final class SampledTrainer implements Trainer {
         ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
         : ClassSampler.uniform(classes, sampled);
     this.bound = switch (options.method()) {
-      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows());
+      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
       case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
       case OVE -> new OneVsEach();
       case EXACT_SOFTMAX -> new ExactSoftmax();

@@ -1,5 +1,6 @@
 package org.largecat.train;
 
+import java.util.Arrays;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.special.Logistic;
@@ -14,8 +15,13 @@ import org.largecat.special.Logistic;
  * neither overflows however wrong the model is; the coefficients w_j·e^{ψ_k − ψ_y − log η} are bounded
  * by 1/α because the update puts log η above log α + log η̃.
  *
+ * <p>The returned estimate of Eq. 8 uses η_n from before the local step: η̃ and η would otherwise
+ * share the sample, and at a first visit (η = η̃) the estimate −log η̃ would lie above the bound on
+ * average (Jensen). η_n starts at K, its optimum when all utilities are equal, as they nearly are
+ * at the start (§4's N(0, 0.1²) weights); the first local step (α = 1) replaces it by η̃.
+ *
  * <p>The paper writes α with the global iteration t. Here v counts the visits to example n
- * (0 at the first, so η_n starts at its first η̃): with t, an example seen once an epoch gets
+ * (0 at the first): with t, an example seen once an epoch gets
  * α ≈ 2·10⁻⁴ after 10⁴ iterations, η_n freezes at values from the first epochs, and the weights
  * converge to a visibly worse optimum (−2.096 against −2.058 test log-likelihood on the K = 20 test
  * of SampledTrainerTest); with v each η_n is its own Robbins–Monro average of η̃.
@@ -24,8 +30,9 @@ final class SoftmaxAugmentReduce extends SampledBound {
   private final double[] logEta;
   private final LocalStepSize steps;
 
-  SoftmaxAugmentReduce(int examples) {
+  SoftmaxAugmentReduce(int examples, int classes) {
     logEta = new double[examples];
+    Arrays.fill(logEta, Math.log(classes));
     steps = new LocalStepSize(examples, 1);
   }
 
@@ -39,8 +46,8 @@ final class SoftmaxAugmentReduce extends SampledBound {
       }
       double logEtaTilde = Logistic.softplus(kernels.vectorOps().logSumExp(s, scratch, 0));
       int v = steps.next(n);
-      double updated = v == 0 ? logEtaTilde
-          : logAddExp(steps.logComplement(v) + logEta[n], steps.logAlpha(v) + logEtaTilde);
+      double old = logEta[n];
+      double updated = logAddExp(steps.logComplement(v) + old, steps.logAlpha(v) + logEtaTilde);
       logEta[n] = updated;
       for (int j = 0; j < s; j++) {
         scratch[j] -= updated;
@@ -52,7 +59,7 @@ final class SoftmaxAugmentReduce extends SampledBound {
         sum += scratch[j];
       }
       coef[0] = (float) sum;
-      return 1 - updated - Math.exp(logEtaTilde - updated);
+      return 1 - old - Math.exp(logEtaTilde - old);
     };
   }
 

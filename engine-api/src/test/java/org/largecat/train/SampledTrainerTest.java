@@ -113,6 +113,25 @@ class SampledTrainerTest {
   }
 
   @Test
+  void boundsLieBelowTheExactLogLikelihood() {
+    for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
+      TrainingOptions options = TrainingOptions.defaults(method).withBatch(200, 5).withThreads(2)
+          .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+      LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
+      SampledTrainer.initialise(model, options);
+      double bound;
+      try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
+        TrainingRun.run(trainer, 2000, 1e9, (t, total, b, seconds) -> { });
+        bound = TrainingRun.run(trainer, trainer.iterationsPerEpoch(), 1e9, (t, total, b, seconds) -> { }).lastEpochBound();
+      }
+      double exact = TRAIN.data().rows() * Evaluation.evaluate(model, TRAIN.data(), KERNELS, 1, 2).meanLogLikelihood();
+      System.out.printf("%s: bound %.1f, exact log-likelihood %.1f%n", method, bound, exact);
+      // The epoch's estimate has Monte-Carlo noise of well under 1% here; A&R's bound is tight, OVE's loose.
+      assertTrue(bound < exact + 0.002 * Math.abs(exact), method + ": bound " + bound + " above " + exact);
+    }
+  }
+
+  @Test
   void gaussianPriorShrinksTheWeights() {
     double[] norms = new double[2];
     double[] variances = {0, 1e-6};
