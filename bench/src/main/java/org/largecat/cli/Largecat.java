@@ -12,7 +12,7 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
-      """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + ReproduceCommand.USAGE + """
+      """ + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + ReproduceCommand.USAGE + """
       FUNCTION and its columns (inputs -> outputs):
       """ + EvalFunction.usage();
 
@@ -33,6 +33,7 @@ public final class Largecat {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
         case "train" -> TrainCommand.run(rest, out, err);
+        case "tune" -> TuneCommand.run(rest, out, err);
         case "evaluate" -> EvaluateCommand.evaluate(rest, out);
         case "predict" -> EvaluateCommand.predict(rest, out);
         case "data" -> DataCommand.run(rest, err);
