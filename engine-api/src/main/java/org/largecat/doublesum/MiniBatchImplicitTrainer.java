@@ -39,7 +39,8 @@ import org.largecat.train.Trainer;
  *
  * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the
  * (|L_j| + |C|)·rank unknowns, Cholesky through the SPI, stopped when half the squared Newton
- * decrement, the predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ). Every
+ * decrement, the predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ); that last
+ * Newton step is still taken, which squares the error in A. Every
  * quantity is formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega
  * kernel), so no point overflows however large z − u is; that is the purpose of the paper's safe
  * starting point (App. F.3.5, the linear program 22), and here A = 0, the old weights after the
@@ -261,6 +262,11 @@ final class MiniBatchImplicitTrainer implements Trainer {
     return (batches + blockSize - 1) / blockSize;
   }
 
+  /** The current u_i. */
+  double[] u() {
+    return u;
+  }
+
   /** Mini-batch steps so far in which some |z − u| exceeded 700. */
   long extremeSteps() {
     return extremeSteps.get();
@@ -474,6 +480,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
           slope += gradient[p] * direction[p];
         }
         if (-slope / 2 <= options.innerTolerance() * Math.max(1, phi)) {
+          // Within tolerance in Φ; the full step left (quadratically convergent here) squares the error in A.
+          for (int p = 0; p < unknowns; p++) {
+            a[p] += direction[p];
+          }
           break;
         }
         double length = 1;
@@ -494,7 +504,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         System.arraycopy(trial, 0, a, 0, unknowns);
         phi = next;
       }
-      objective(a, j, size, q, r, logC, c);
+      objective(a, j, size, q, r, logC, c); // ω_i at the solution
       newtonIterations.addAndGet(iterations);
       solves.incrementAndGet();
       apply(j, from, size, rowsFrom, q, r, c);

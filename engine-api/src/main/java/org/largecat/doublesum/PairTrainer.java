@@ -3,6 +3,7 @@ package org.largecat.doublesum;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAccumulator;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -48,6 +49,7 @@ final class PairTrainer implements Trainer {
   private final ParallelWaves waves;
   private final Workspace[] workspaces;
   private final AtomicLong extremeSteps = new AtomicLong();
+  private final DoubleAccumulator largestExponent = new DoubleAccumulator(Math::max, 0);
   private int position;
   private long epoch = -1;
   private long iteration;
@@ -101,6 +103,11 @@ final class PairTrainer implements Trainer {
   /** Steps so far whose |z − u| exceeded {@value #OVERFLOW_EXPONENT} (Implicit SGD solves them anyway). */
   long extremeSteps() {
     return extremeSteps.get();
+  }
+
+  /** The largest |z − u| any Implicit SGD step has met. */
+  double largestExponent() {
+    return largestExponent.get();
   }
 
   /** The current u_i. */
@@ -208,7 +215,9 @@ final class PairTrainer implements Trainer {
     boolean implicit = false;
     switch (options.method()) {
       case IMPLICIT_SGD -> {
-        if (Math.abs(z - uOld) > OVERFLOW_EXPONENT) {
+        double exponent = Math.abs(z - uOld);
+        largestExponent.accumulate(exponent);
+        if (exponent > OVERFLOW_EXPONENT) {
           extremeSteps.incrementAndGet();
         }
         uNew = ws.uNew[s];
