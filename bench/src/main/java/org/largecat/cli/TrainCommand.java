@@ -139,9 +139,10 @@ final class TrainCommand {
     TrainingOptions options = options(args, method);
     Kernels kernels = Kernels.get();
     LinearModel model = initialModel(train, options);
+    boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
-        options.batch(), options.sampled(), options.threads());
+        onePair ? 1 : options.batch(), onePair ? 1 : options.sampled(), options.threads());
     long start = System.nanoTime();
     int iterations;
     int perEpoch;

@@ -11,7 +11,10 @@ import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
 import org.largecat.train.TrainingOptions;
 
-/** {@code largecat tune}: the learning-rate search of unbiased-scalable-softmax §4.1 ({@link LearningRateSearch}). */
+/**
+ * {@code largecat tune}: the learning-rate search of unbiased-scalable-softmax §4.1 ({@link LearningRateSearch})
+ * of the plain SGD schedule (×0.9 per epoch), for any method.
+ */
 final class TuneCommand {
   static final String USAGE = """
              largecat tune --train FILE --method METHOD [--fraction 0.1] [--epochs 50] [--batch B] [--sampled S]
@@ -61,14 +64,17 @@ final class TuneCommand {
   }
 
   private static String[] withLearningRate(String[] rest, double rate) {
-    String[] extended = java.util.Arrays.copyOf(rest, rest.length + 2);
-    extended[rest.length] = "--learning-rate";
-    extended[rest.length + 1] = Double.toString(rate);
+    String[] extended = java.util.Arrays.copyOf(rest, rest.length + 4);
+    extended[rest.length] = "--step";
+    extended[rest.length + 1] = "sgd";
+    extended[rest.length + 2] = "--learning-rate";
+    extended[rest.length + 3] = Double.toString(rate);
     return extended;
   }
 
   private static List<String> withRateOption() {
     List<String> all = new ArrayList<>(OPTIONS);
+    all.add("--step");
     all.add("--learning-rate");
     return all;
   }

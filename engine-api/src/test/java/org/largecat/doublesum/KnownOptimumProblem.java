@@ -12,7 +12,7 @@ import org.largecat.data.SyntheticData;
 final class KnownOptimumProblem {
   static final double RIDGE = Double.parseDouble(System.getProperty("ridge", "1e-3"));
   private static final Dataset GENERATED = SyntheticData.linearSoftmax(5_000, 20, 50,
-      Double.parseDouble(System.getProperty("scale", "1.0")), 7).data();
+      Double.parseDouble(System.getProperty("scale", "0.3")), 7).data();
   static final Dataset DATA = unitRows(GENERATED);
   /**
    * The same data before the unit-norm scaling (x ~ N(0, I)), each row then scaled by 10^U, U uniform
@@ -37,6 +37,21 @@ final class KnownOptimumProblem {
     optimalObjective();
     double[] logLoss = new double[1];
     OBJECTIVE.valueAndGradient(optimum, null, logLoss);
+    return logLoss[0];
+  }
+
+  /**
+   * The log-loss of the unregularised MLE, min_W −(1/N) Σ log p: the least log-loss any model has on
+   * these data, by continuation from the μ = 1e-3 optimum through μ = 1e-4 and 1e-5 to 0.
+   */
+  static synchronized double unregularisedLogLoss() {
+    optimalObjective();
+    double[] theta = optimum;
+    for (double ridge : new double[] {1e-4, 1e-5, 0}) {
+      theta = new RidgeSoftmaxObjective(DATA, ridge).minimise(ridge == 0 ? 1e-7 : 1e-8, theta);
+    }
+    double[] logLoss = new double[1];
+    new RidgeSoftmaxObjective(DATA, 0).valueAndGradient(theta, null, logLoss);
     return logLoss[0];
   }
 

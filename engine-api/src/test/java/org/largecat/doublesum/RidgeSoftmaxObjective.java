@@ -91,22 +91,27 @@ final class RidgeSoftmaxObjective {
     return loss + ridge / 2 * norm2;
   }
 
-  /** The minimiser by L-BFGS (memory 20, Armijo backtracking), run until ‖∇F‖∞ ≤ {@code tolerance}. */
+  /** The minimiser by L-BFGS (memory 20, Armijo backtracking) from 0, run until ‖∇F‖∞ ≤ {@code tolerance}. */
   double[] minimise(double tolerance) {
+    return minimise(tolerance, new double[classes * width]);
+  }
+
+  /** The same from {@code start} (e.g. the minimiser of a larger ridge, for continuation towards μ = 0). */
+  double[] minimise(double tolerance, double[] start) {
     int size = classes * width;
     int memory = 20;
     double[][] s = new double[memory][size];
     double[][] yv = new double[memory][size];
     double[] rho = new double[memory];
     double[] alpha = new double[memory];
-    double[] theta = new double[size];
+    double[] theta = start.clone();
     double[] g = new double[size];
     double[] next = new double[size];
     double[] gNext = new double[size];
     double[] dir = new double[size];
     double f = valueAndGradient(theta, g, null);
     int stored = 0;
-    for (int iteration = 0; iteration < 20_000; iteration++) {
+    for (int iteration = 0; iteration < 100_000; iteration++) {
       double gmax = 0;
       for (double v : g) {
         gmax = Math.max(gmax, Math.abs(v));
