@@ -11,6 +11,7 @@ import org.largecat.model.LinearModel;
  * Scores, rank-one moves and row scalings of the extended rows go through the kernels.
  */
 final class AugmentedData {
+  private final Dataset data;
   final Features features;
   final int[] labels;
   final int rows;
@@ -31,6 +32,7 @@ final class AugmentedData {
     if (data.classes() < 2) {
       throw new IllegalArgumentException("training needs at least 2 classes, the data have " + data.classes());
     }
+    this.data = data;
     features = data.features();
     labels = data.labels();
     rows = data.rows();
@@ -81,10 +83,6 @@ final class AugmentedData {
 
   /** How many examples carry each label. */
   int[] classCounts() {
-    int[] counts = new int[classes];
-    for (int y : labels) {
-      counts[y]++;
-    }
-    return counts;
+    return data.classCounts();
   }
 }

@@ -86,21 +86,6 @@ public record DoubleSumOptions(Method method, double learningRate, double epochD
         batchClasses, innerTolerance, seed, threads);
   }
 
-  public DoubleSumOptions withLearningRate(double learningRate) {
-    return new DoubleSumOptions(method, learningRate, epochDecay, ridge, threshold, blockSize, batchPoints,
-        batchClasses, innerTolerance, seed, threads);
-  }
-
-  public DoubleSumOptions withMiniBatch(int batchPoints, int batchClasses) {
-    return new DoubleSumOptions(method, learningRate, epochDecay, ridge, threshold, blockSize, batchPoints,
-        batchClasses, innerTolerance, seed, threads);
-  }
-
-  public DoubleSumOptions withThreads(int threads) {
-    return new DoubleSumOptions(method, learningRate, epochDecay, ridge, threshold, blockSize, batchPoints,
-        batchClasses, innerTolerance, seed, threads);
-  }
-
   /** η during epoch {@code epoch} (from 0): η·decay^epoch. */
   double rate(long epoch) {
     return learningRate * Math.pow(epochDecay, epoch);

@@ -434,21 +434,21 @@ final class MiniBatchImplicitTrainer implements Trainer {
       }
       double lossSum = 0;
       boolean extreme = false;
-      for (int a1 = 0; a1 < size; a1++) {
-        int i = batchPoints[from + a1];
-        data.scores(kernels.vectorOps(), model, i, itemRows, rowsFrom, q, scores, a1 * q);
-        int ty = slot[a1];
+      for (int point = 0; point < size; point++) {
+        int i = batchPoints[from + point];
+        data.scores(kernels.vectorOps(), model, i, itemRows, rowsFrom, q, scores, point * q);
+        int ty = slot[point];
         double uOld = u[i];
         for (int t = 0; t < q; t++) {
-          scores[a1 * q + t] *= rowScale[itemRows[rowsFrom + t]];
+          scores[point * q + t] *= rowScale[itemRows[rowsFrom + t]];
         }
         // Pre-step loss estimate u + e^{−u} d − 1, and the shrunk offsets of z_ik at A = 0.
         int count = 0;
         terms[count++] = 0;
-        double yScore = scores[a1 * q + ty];
+        double yScore = scores[point * q + ty];
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            double z = scores[a1 * q + t] - yScore;
+            double z = scores[point * q + t] - yScore;
             extreme |= Math.abs(z - uOld) > PairTrainer.OVERFLOW_EXPONENT;
             terms[count++] = z + logWeight[t];
           }
@@ -457,7 +457,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         lossSum += uOld + Math.expm1(logD - uOld);
         double yShrunk = yScore / (1 + lambda[ty]);
         for (int t = 0; t < q; t++) {
-          base[a1 * q + t] = scores[a1 * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
+          base[point * q + t] = scores[point * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
         }
       }
       if (extreme) {
@@ -515,27 +515,27 @@ final class MiniBatchImplicitTrainer implements Trainer {
     private double objective(double[] aa, int j, int size, int q, int r, double logC, double c) {
       double[] b = basisB[j];
       int[] slot = labelSlot[j];
-      for (int a1 = 0; a1 < size; a1++) {
-        int ty = slot[a1];
-        double bay = dotB(b, aa, a1, ty, r, size);
+      for (int point = 0; point < size; point++) {
+        int ty = slot[point];
+        double bay = dotB(b, aa, point, ty, r, size);
         int count = 0;
         terms[count++] = 0;
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            terms[count++] = base[a1 * q + t] + dotB(b, aa, a1, t, r, size) - bay;
+            terms[count++] = base[point * q + t] + dotB(b, aa, point, t, r, size) - bay;
           }
         }
         double logD = kernels.vectorOps().logSumExp(count, terms, 0);
         int at = 1;
         for (int t = 0; t < q; t++) {
-          weights[a1 * q + t] = t == ty ? 0 : Math.exp(terms[at++] - logD);
+          weights[point * q + t] = t == ty ? 0 : Math.exp(terms[at++] - logD);
         }
-        zeta[a1] = logC + c - u[batchPoints[batchStart[j] + a1]] + logD;
+        zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + logD;
       }
       kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, size, zeta, 0, omega, 0);
       double phi = 0;
-      for (int a1 = 0; a1 < size; a1++) {
-        phi += (1 + omega[a1]) * (1 + omega[a1]);
+      for (int point = 0; point < size; point++) {
+        phi += (1 + omega[point]) * (1 + omega[point]);
       }
       for (int t = 0; t < q; t++) {
         double norm2 = 0;
@@ -569,12 +569,12 @@ final class MiniBatchImplicitTrainer implements Trainer {
           hessian[p * unknowns + p] = 2 * (1 + lambda[t]);
         }
       }
-      for (int a1 = 0; a1 < size; a1++) {
-        int ty = slot[a1];
-        double w = omega[a1];
+      for (int point = 0; point < size; point++) {
+        int ty = slot[point];
+        double w = omega[point];
         double sum = 0;
         for (int t = 0; t < q; t++) {
-          e[t] = weights[a1 * q + t];
+          e[t] = weights[point * q + t];
           sum += e[t];
         }
         e[ty] = -sum;
@@ -587,7 +587,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         }
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            double pi = 2 * w * weights[a1 * q + t];
+            double pi = 2 * w * weights[point * q + t];
             m[t * q + t] += pi;
             m[Math.max(t, ty) * q + Math.min(t, ty)] -= pi;
             m[ty * q + ty] += pi;
@@ -596,7 +596,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         for (int t = 0; t < q; t++) {
           double g = 2 * w * e[t];
           for (int l = 0; l < r; l++) {
-            gradient[t * r + l] += g * b[l * size + a1];
+            gradient[t * r + l] += g * b[l * size + point];
           }
           for (int s = 0; s <= t; s++) {
             double mts = m[t * q + s];
@@ -604,11 +604,11 @@ final class MiniBatchImplicitTrainer implements Trainer {
               continue;
             }
             for (int l = 0; l < r; l++) {
-              double bl = mts * b[l * size + a1];
+              double bl = mts * b[l * size + point];
               int row = (t * r + l) * unknowns + s * r;
               int lMax = s == t ? l : r - 1;
               for (int l2 = 0; l2 <= lMax; l2++) {
-                hessian[row + l2] += bl * b[l2 * size + a1];
+                hessian[row + l2] += bl * b[l2 * size + point];
               }
             }
           }
@@ -618,9 +618,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
 
     /** u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k. */
     private void apply(int j, int from, int size, int rowsFrom, int q, int r, double c) {
-      for (int a1 = 0; a1 < size; a1++) {
-        int i = batchPoints[from + a1];
-        u[i] = u[i] - c + omega[a1];
+      for (int point = 0; point < size; point++) {
+        int i = batchPoints[from + point];
+        u[i] = u[i] - c + omega[point];
       }
       for (int t = 0; t < q; t++) {
         int k = itemRows[rowsFrom + t];
@@ -631,15 +631,15 @@ final class MiniBatchImplicitTrainer implements Trainer {
         }
       }
       double[] tt = basisT[j];
-      for (int a1 = 0; a1 < size; a1++) {
+      for (int point = 0; point < size; point++) {
         for (int t = 0; t < q; t++) {
           double sum = 0;
           for (int l = 0; l < r; l++) {
-            sum += tt[l * size + a1] * a[t * r + l];
+            sum += tt[l * size + point] * a[t * r + l];
           }
           coef[t] = (float) (sum / rowScale[itemRows[rowsFrom + t]]);
         }
-        data.move(kernels.vectorOps(), model, batchPoints[from + a1], itemRows, rowsFrom, q, coef, 0);
+        data.move(kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
       }
     }
   }

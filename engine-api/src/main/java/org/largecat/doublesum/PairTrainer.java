@@ -260,12 +260,11 @@ final class PairTrainer implements Trainer {
       }
     }
     u[i] = uNew;
-    int[] rows = pairRows;
     if (options.ridge() > 0 && !implicit) {
       data.scaleRow(kernels.vectorOps(), model, y, 1 - rate * options.ridge() * beta[y]);
       data.scaleRow(kernels.vectorOps(), model, k, 1 - rate * options.ridge() * beta[k]);
     }
-    data.move(kernels.vectorOps(), model, i, rows, 2 * j, 2, ws.coef, 0);
+    data.move(kernels.vectorOps(), model, i, pairRows, 2 * j, 2, ws.coef, 0);
     if (options.ridge() > 0 && implicit) {
       data.scaleRow(kernels.vectorOps(), model, y, 1 / (1 + rate * options.ridge() * beta[y]));
       data.scaleRow(kernels.vectorOps(), model, k, 1 / (1 + rate * options.ridge() * beta[k]));

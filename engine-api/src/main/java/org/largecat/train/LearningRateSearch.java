@@ -3,6 +3,7 @@ package org.largecat.train;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.largecat.data.Dataset;
+import org.largecat.doublesum.TrainingDivergedException;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -11,7 +12,7 @@ import org.largecat.model.LinearModel;
  * The learning-rate tuning of unbiased-scalable-softmax §4.1: every initial learning rate of the grid
  * 10^{0, ±1, ±2, ±3} trains for a number of epochs (50 in the paper) on a seeded fraction (10%) of the
  * training set, and the one with the lowest training log-loss on that fraction wins. A run that
- * overflows (an {@link ArithmeticException}) scores +∞.
+ * overflows ({@link TrainingDivergedException}) scores +∞.
  */
 public final class LearningRateSearch {
   /** The grid of §4.1. */
@@ -49,7 +50,7 @@ public final class LearningRateSearch {
         for (long t = (long) epochs * trainer.iterationsPerEpoch(); t > 0; t--) {
           trainer.step();
         }
-      } catch (ArithmeticException overflow) {
+      } catch (TrainingDivergedException overflow) {
         logLoss[g] = Double.POSITIVE_INFINITY;
         continue;
       }

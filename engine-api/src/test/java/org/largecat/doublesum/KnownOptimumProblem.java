@@ -5,14 +5,14 @@ import org.largecat.data.DenseFeatures;
 import org.largecat.data.SyntheticData;
 
 /**
- * The test problem with a known optimum: K = 50, D = 20, N = 5,000 linear-softmax data with rows
- * scaled to unit norm (as §4.1 does to every dataset), small ridge μ = 1e-3 on the mean scale, and
- * the exact minimiser of the ridge-regularised softmax log-loss by full-batch L-BFGS.
+ * The test problem with a known optimum: K = 50, D = 20, N = 5,000 linear-softmax data (generating
+ * weights and biases N(0, 0.3²), x ~ N(0, I)) with rows then scaled to unit norm (as §4.1 does to
+ * every dataset), small ridge μ = 1e-3 on the mean scale, and the exact minimiser of the
+ * ridge-regularised softmax log-loss by full-batch L-BFGS.
  */
 final class KnownOptimumProblem {
-  static final double RIDGE = Double.parseDouble(System.getProperty("ridge", "1e-3"));
-  private static final Dataset GENERATED = SyntheticData.linearSoftmax(5_000, 20, 50,
-      Double.parseDouble(System.getProperty("scale", "0.3")), 7).data();
+  static final double RIDGE = 1e-3;
+  private static final Dataset GENERATED = SyntheticData.linearSoftmax(5_000, 20, 50, 0.3, 7).data();
   static final Dataset DATA = unitRows(GENERATED);
   /**
    * The same data before the unit-norm scaling (x ~ N(0, I)), each row then scaled by 10^U, U uniform
