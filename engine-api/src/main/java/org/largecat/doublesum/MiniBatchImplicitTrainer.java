@@ -87,7 +87,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private int markStamp;
   private final ParallelWaves waves;
   private final Newton[] solvers;
-  private final AtomicLong extremeSteps = new AtomicLong();
   private final AtomicLong newtonIterations = new AtomicLong();
   private final AtomicLong solves = new AtomicLong();
   private int position;
@@ -267,11 +266,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
     return u;
   }
 
-  /** Mini-batch steps so far in which some |z − u| exceeded 700. */
-  long extremeSteps() {
-    return extremeSteps.get();
-  }
-
   /** Mean Newton iterations per mini-batch step so far. */
   double meanNewtonIterations() {
     return newtonIterations.get() / (double) Math.max(1, solves.get());
@@ -433,7 +427,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
         logWeight[t] = t < labelled ? 0 : logRho;
       }
       double lossSum = 0;
-      boolean extreme = false;
       for (int point = 0; point < size; point++) {
         int i = batchPoints[from + point];
         data.scores(kernels.vectorOps(), model, i, itemRows, rowsFrom, q, scores, point * q);
@@ -448,9 +441,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         double yScore = scores[point * q + ty];
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            double z = scores[point * q + t] - yScore;
-            extreme |= Math.abs(z - uOld) > PairTrainer.OVERFLOW_EXPONENT;
-            terms[count++] = z + logWeight[t];
+            terms[count++] = scores[point * q + t] - yScore + logWeight[t];
           }
         }
         double logD = kernels.vectorOps().logSumExp(count, terms, 0);
@@ -459,9 +450,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
         for (int t = 0; t < q; t++) {
           base[point * q + t] = scores[point * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
         }
-      }
-      if (extreme) {
-        extremeSteps.incrementAndGet();
       }
       int unknowns = q * r;
       Arrays.fill(a, 0, unknowns, 0);

@@ -27,7 +27,8 @@ class KnownOptimumConvergenceTest {
   private static final Kernels KERNELS = Kernels.get();
   private static final int EPOCHS = 50;
 
-  private record Outcome(double objective, double logLoss) {}
+  /** F and the log-loss after the run, and the mean Newton iterations per mini-batch step (isgd-batch). */
+  private record Outcome(double objective, double logLoss, double newtonIterations) {}
 
   private static Outcome doubleSum(Method method, double rate) {
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, 50, 20);
@@ -52,7 +53,8 @@ class KnownOptimumConvergenceTest {
     }
     double[] logLoss = new double[1];
     double objective = KnownOptimumProblem.OBJECTIVE.value(model, logLoss);
-    return new Outcome(objective, logLoss[0]);
+    double newton = trainer instanceof MiniBatchImplicitTrainer batch ? batch.meanNewtonIterations() : Double.NaN;
+    return new Outcome(objective, logLoss[0], newton);
   }
 
   @Test
@@ -70,8 +72,9 @@ class KnownOptimumConvergenceTest {
     biased.put("ove (10)", sampled(Method.OVE, 10));
     System.out.printf("mu = %g: F* = %.6f (log-loss %.6f); unregularised MLE log-loss %.6f%n", KnownOptimumProblem.RIDGE,
         best, KnownOptimumProblem.optimalLogLoss(), leastLogLoss);
-    regularised.forEach((name, o) -> System.out.printf("%-16s F %.6f  F/F* %.5f%n", name, o.objective(),
-        o.objective() / best));
+    regularised.forEach((name, o) -> System.out.printf("%-16s F %.6f  F/F* %.5f%s%n", name, o.objective(),
+        o.objective() / best, Double.isNaN(o.newtonIterations()) ? ""
+            : String.format("  (%.2f Newton iterations per step)", o.newtonIterations())));
     biased.forEach((name, o) -> System.out.printf("%-16s log-loss %.6f  / MLE's %.5f%n", name, o.logLoss(),
         o.logLoss() / leastLogLoss));
     for (String name : new String[] {"isgd-batch (10)", "isgd (0.3)"}) {
@@ -80,6 +83,7 @@ class KnownOptimumConvergenceTest {
     for (String name : new String[] {"isgd (1)", "umax (0.1)"}) {
       assertTrue(regularised.get(name).objective() <= 1.02 * best, name + " is not within 2% of F*");
     }
+    assertTrue(regularised.get("isgd-batch (10)").newtonIterations() <= 20, "Newton needs too many iterations");
     for (String name : new String[] {"is (100)", "ove (10)"}) {
       assertTrue(biased.get(name).logLoss() >= 1.01 * leastLogLoss, name + " came within 1% of the MLE's log-loss");
     }
