@@ -12,7 +12,7 @@ public final class Largecat {
                                                        evaluate one case per line of standard input
              largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
                                                        e.g. -p backend=scalar,simd -f 1 VectorOps)
-      """ + TrainCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
+      """ + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
              largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
                                                        draw users from model (1) with a correlated Sigma
              largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
@@ -43,6 +43,7 @@ public final class Largecat {
       return switch (args[0]) {
         case "kernels" -> KernelsCommand.run(rest, in, out, err);
         case "train" -> TrainCommand.run(rest, out, err);
+        case "tune" -> TuneCommand.run(rest, out, err);
         case "evaluate" -> EvaluateCommand.evaluate(rest, out);
         case "predict" -> EvaluateCommand.predict(rest, out);
         case "data" -> DataCommand.run(rest, out, err);

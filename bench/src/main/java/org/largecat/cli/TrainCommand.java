@@ -6,6 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
+import org.largecat.doublesum.DoubleSumOptions;
+import org.largecat.doublesum.DoubleSumTrainers;
+import org.largecat.doublesum.TrainingDivergedException;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -22,25 +25,90 @@ import org.largecat.train.TrainingRun;
 /** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
 final class TrainCommand {
   static final String USAGE = """
-             largecat train --train FILE [--test FILE] --method ar-softmax|ar-probit|ar-logistic|ove|exact-softmax
+             largecat train --train FILE [--test FILE] --method METHOD
                             [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
-                            [--step adaptive|sgd] [--learning-rate X] [--sampling per-example|shared]
-                            [--sampling-power P] [--prior-variance V] [--init MODEL] [--scale-max] [--drop-unseen] [--model OUT] [--json]
-                            [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
-                                                       train; progress on standard error, a JSON summary with --json
+                            [--step adaptive|sgd] [--learning-rate X] [--ridge MU] [--sampling per-example|shared]
+                            [--sampling-power P] [--prior-variance V] [--init MODEL] [--scale-max] [--drop-unseen]
+                            [--model OUT] [--json] [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
+                                                       train; progress on standard error, a JSON summary with --json.
+                                                       METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax
+                                                       (A&R; adaptive step), nce, is (n = --batch 100, m = --sampled 5),
+                                                       sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch
+                                                       (n = --batch 5, m = --sampled 5); the last seven plain SGD x0.9
+                                                       per epoch; --ridge is the double-sum methods' mu (default 0);
+                                                       --prior-variance the others' N(0, V) prior (MAP)
       """;
-  private static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
-      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--sampling-power", "--sampling", "--prior-variance", "--init", "--model", "--format", "--feature-base", "--label-base");
+  static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
+      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--ridge", "--sampling", "--sampling-power",
+      "--prior-variance", "--init", "--model", "--format", "--feature-base", "--label-base");
 
   private TrainCommand() {}
 
-  /** The paper's random start, or a saved model to go on from ({@code --init}); local parameters start afresh. */
-  private static LinearModel initialModel(Path init, Method method, Dataset train, TrainingOptions options) throws IOException {
-    if (init == null) {
-      LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
-      SampledTrainer.initialise(model, options);
-      return model;
+  /**
+   * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ =
+   * {@code --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and
+   * the double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default 0.01
+   * for the A&R methods, the median over the datasets of unbiased-scalable-softmax Table 2 for nce
+   * (10³) and is (10²), and {@link DoubleSumOptions#defaultLearningRate} for the double-sum ones.
+   */
+  private static StepSizeSchedule stepSize(CommandLine args, Method method) {
+    StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
+    boolean sgdOnly = method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
+    return switch (args.string("--step", sgdOnly ? "sgd" : "adaptive")) {
+      case "adaptive" -> {
+        if (sgdOnly) {
+          throw args.usage(method.label() + " runs plain SGD (--step sgd)");
+        }
+        yield new StepSizeSchedule.Adaptive(args.positive("--learning-rate", paper.rho0()), paper.decay(),
+            paper.every(), paper.smoothing());
+      }
+      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate", defaultLearningRate(method)), 0.9);
+      default -> throw args.usage("--step must be adaptive or sgd");
+    };
+  }
+
+  private static double defaultLearningRate(Method method) {
+    return switch (method) {
+      case NCE -> 1e3;
+      case IMPORTANCE_SAMPLING -> 1e2;
+      default -> method.isDoubleSum() ? DoubleSumOptions.defaultLearningRate(method) : 0.01;
+    };
+  }
+
+  /** The training options of {@code method} from the command line. */
+  static TrainingOptions options(CommandLine args, Method method) {
+    TrainingOptions defaults = TrainingOptions.defaults(method);
+    Sampling sampling;
+    try {
+      sampling = Sampling.byLabel(args.string("--sampling", Sampling.PER_EXAMPLE.label()));
+    } catch (IllegalArgumentException e) {
+      throw args.usage(e.getMessage());
     }
+    if (method.isDoubleSum() && (args.has("--sampling") || args.has("--prior-variance"))) {
+      throw args.usage("--sampling and --prior-variance apply to the sampled-bound methods, not " + method.label());
+    }
+    return defaults
+        .withBatch(args.integer("--batch", defaults.batch(), 1), args.integer("--sampled", defaults.sampled(), 1))
+        .withSeed(args.longValue("--seed", defaults.seed()))
+        .withThreads(args.integer("--threads", defaults.threads(), 1))
+        .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
+        .withStepSize(stepSize(args, method))
+        .withSampling(sampling)
+        .withPriorVariance(args.number("--prior-variance", 0));
+  }
+
+  /** The starting model: all zeros for the double-sum methods (Algorithm 1), else the A&R random start. */
+  static LinearModel initialModel(Dataset train, TrainingOptions options) {
+    Method method = options.method();
+    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
+    if (!method.isDoubleSum()) {
+      SampledTrainer.initialise(model, options);
+    }
+    return model;
+  }
+
+  /** A saved model to go on from ({@code --init}); local parameters start afresh. */
+  private static LinearModel savedModel(Path init, Method method, Dataset train) throws IOException {
     LinearModel model = ModelFile.read(init);
     if (model.link() != method.link() || model.classes() != train.classes() || model.columns() != train.columns()) {
       throw new IllegalArgumentException(init + ": a " + model.link() + " model with K = " + model.classes() + ", D = "
@@ -50,28 +118,33 @@ final class TrainCommand {
     return model;
   }
 
-  /**
-   * {@code --step adaptive} (the default): A&R's schedule with ρ₀ = {@code --learning-rate} (0.02);
-   * {@code --step sgd}: plain SGD at {@code --learning-rate} (0.01), ×0.9 per epoch.
-   */
-  private static StepSizeSchedule stepSize(CommandLine args) {
-    StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
-    return switch (args.string("--step", "adaptive")) {
-      case "adaptive" -> new StepSizeSchedule.Adaptive(args.positive("--learning-rate", paper.rho0()), paper.decay(),
-          paper.every(), paper.smoothing());
-      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate", 0.01), 0.9);
-      default -> throw args.usage("--step must be adaptive or sgd");
-    };
+  /** The trainer of {@code options}, with {@code --ridge} for the double-sum methods. */
+  static Trainer trainer(CommandLine args, Dataset train, LinearModel model, TrainingOptions options, Kernels kernels) {
+    if (!options.method().isDoubleSum()) {
+      if (args.has("--ridge")) {
+        throw args.usage("--ridge applies to the double-sum methods only");
+      }
+      return Trainers.create(train, model, options, kernels);
+    }
+    DoubleSumOptions doubleSum = DoubleSumOptions.from(options);
+    if (args.has("--ridge")) {
+      doubleSum = doubleSum.withRidge(args.positive("--ridge", 0));
+    }
+    return DoubleSumTrainers.create(train, model, doubleSum, kernels);
+  }
+
+  /** The method named by {@code --method}. */
+  static Method method(CommandLine args) {
+    try {
+      return Method.byLabel(args.string("--method", ""));
+    } catch (IllegalArgumentException e) {
+      throw args.usage(e.getMessage());
+    }
   }
 
   static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
     CommandLine args = new CommandLine("train", rest, VALUED, List.of("--json", "--scale-max", "--drop-unseen"));
-    Method method;
-    try {
-      method = Method.byLabel(args.string("--method", ""));
-    } catch (IllegalArgumentException e) {
-      throw args.usage(e.getMessage());
-    }
+    Method method = method(args);
     Dataset train = DataFiles.read(args, args.requiredPath("--train"), -1, -1);
     Path testFile = args.path("--test");
     Dataset test = testFile == null ? null : DataFiles.read(args, testFile, train.columns(), train.classes());
@@ -89,33 +162,26 @@ final class TrainCommand {
         test = scaled[1];
       }
     }
-    TrainingOptions defaults = TrainingOptions.defaults(method);
-    TrainingOptions options = defaults
-        .withBatch(args.integer("--batch", defaults.batch(), 1), args.integer("--sampled", defaults.sampled(), 1))
-        .withSeed(args.longValue("--seed", defaults.seed()))
-        .withThreads(args.integer("--threads", defaults.threads(), 1))
-        .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
-        .withStepSize(stepSize(args))
-        .withPriorVariance(args.number("--prior-variance", 0));
-    try {
-      options = options.withSampling(Sampling.byLabel(args.string("--sampling", "per-example")));
-    } catch (IllegalArgumentException e) {
-      throw args.usage(e.getMessage());
-    }
+    TrainingOptions options = options(args, method);
     Kernels kernels = Kernels.get();
-    LinearModel model = initialModel(args.path("--init"), method, train, options);
+    Path init = args.path("--init");
+    LinearModel model = init == null ? initialModel(train, options) : savedModel(init, method, train);
+    boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
-        options.batch(), options.sampled(), options.threads());
+        onePair ? 1 : options.batch(), onePair ? 1 : options.sampled(), options.threads());
     if (args.has("--iterations") && args.has("--epochs")) {
       throw args.usage("give --iterations or --epochs, not both");
     }
     TrainingRun run;
-    try (Trainer trainer = Trainers.create(train, model, options, kernels)) {
+    try (Trainer trainer = trainer(args, train, model, options, kernels)) {
       int perEpoch = trainer.iterationsPerEpoch();
       int iterations = args.has("--iterations") ? args.integer("--iterations", 1, 1) : perEpoch * args.integer("--epochs", 5, 1);
       run = TrainingRun.run(trainer, iterations, 2, (t, total, bound, seconds) -> err.printf(
           "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, total, t / (double) perEpoch, bound, t / seconds));
+    } catch (TrainingDivergedException e) {
+      err.println("largecat: train: " + e.getMessage());
+      return 1;
     }
     Path modelFile = args.path("--model");
     if (modelFile != null) {

@@ -3,7 +3,10 @@ package org.largecat.train;
 import org.largecat.Labelled;
 import org.largecat.model.Link;
 
-/** The trainers of {@link SampledTrainer}: the bound each maximises and the link of the model it fits. */
+/**
+ * Every training method: the bounds {@link SampledTrainer} maximises, and the double-sum trainers of
+ * {@code org.largecat.doublesum} (unbiased-scalable-softmax); each with the link of the model it fits.
+ */
 public enum Method implements Labelled {
   /** Softmax A&R (Algorithm 1): the bound of Eq. 8 with a natural-gradient local step on η_n. */
   AR_SOFTMAX("ar-softmax", Link.SOFTMAX),
@@ -14,7 +17,21 @@ public enum Method implements Labelled {
   /** The one-vs-each bound on the softmax (Eq. 10, Titsias 2016). */
   OVE("ove", Link.SOFTMAX),
   /** Exact softmax maximum likelihood: every class, every example. */
-  EXACT_SOFTMAX("exact-softmax", Link.SOFTMAX);
+  EXACT_SOFTMAX("exact-softmax", Link.SOFTMAX),
+  /** Noise-contrastive estimation (Mnih and Teh 2012), a biased sampled baseline. */
+  NCE("nce", Link.SOFTMAX),
+  /** Importance sampling: sampled softmax with the log-Q correction (Bengio and Senécal 2008). */
+  IMPORTANCE_SAMPLING("is", Link.SOFTMAX),
+  /** Vanilla SGD on the double-sum f(u, W) (unbiased-scalable-softmax Eqs. 6–7). */
+  DOUBLE_SUM_SGD("sgd", Link.SOFTMAX),
+  /** U-max (unbiased-scalable-softmax §3.1, Algorithm 1). */
+  UMAX("umax", Link.SOFTMAX),
+  /** Implicit SGD with one datapoint and one class (unbiased-scalable-softmax App. F.1). */
+  IMPLICIT_SGD("isgd", Link.SOFTMAX),
+  /** Implicit SGD on fixed mini-batches of n datapoints and m sampled classes (unbiased-scalable-softmax App. F.3). */
+  IMPLICIT_SGD_BATCH("isgd-batch", Link.SOFTMAX),
+  /** U-max on the double-sum of Raman et al. (unbiased-scalable-softmax Eq. 8), for the comparison of its Figure 2. */
+  UMAX_RAMAN("umax-raman", Link.SOFTMAX);
 
   private final String label;
   private final Link link;
@@ -32,6 +49,14 @@ public enum Method implements Labelled {
   /** The link of the model this method fits. */
   public Link link() {
     return link;
+  }
+
+  /** Whether the method is one of the double-sum trainers of {@code org.largecat.doublesum}. */
+  public boolean isDoubleSum() {
+    return switch (this) {
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN -> true;
+      default -> false;
+    };
   }
 
   /** Returns the constant with this command-line name. */

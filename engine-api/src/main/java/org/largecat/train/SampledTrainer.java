@@ -109,6 +109,11 @@ public final class SampledTrainer implements Trainer {
       case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
       case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
       case OVE -> new OneVsEach();
+      case NCE -> new NoiseContrastiveEstimation(data,
+          options.samplingPower() > 0 && sampled < classes - 1 ? options.samplingPower() : 0, sampled);
+      case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+          throw new IllegalArgumentException(options.method().label() + " is a double-sum method, see Trainers");
       case EXACT_SOFTMAX -> new ExactSoftmax();
     };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;

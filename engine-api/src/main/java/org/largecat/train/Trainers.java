@@ -1,6 +1,8 @@
 package org.largecat.train;
 
 import org.largecat.data.Dataset;
+import org.largecat.doublesum.DoubleSumOptions;
+import org.largecat.doublesum.DoubleSumTrainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 
@@ -8,10 +10,16 @@ import org.largecat.model.LinearModel;
 public final class Trainers {
   private Trainers() {}
 
-  /** A trainer that fits {@code model} in place on {@code data} as {@code options} say. */
+  /**
+   * A trainer that fits {@code model} in place on {@code data} as {@code options} say; the
+   * double-sum methods take their other settings from {@link DoubleSumOptions#from}.
+   */
   public static Trainer create(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
     return switch (options.method()) {
-      case AR_SOFTMAX, AR_PROBIT, AR_LOGISTIC, OVE, EXACT_SOFTMAX -> new SampledTrainer(data, model, options, kernels);
+      case AR_SOFTMAX, AR_PROBIT, AR_LOGISTIC, OVE, EXACT_SOFTMAX, NCE, IMPORTANCE_SAMPLING ->
+          new SampledTrainer(data, model, options, kernels);
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+          DoubleSumTrainers.create(data, model, DoubleSumOptions.from(options), kernels);
     };
   }
 }

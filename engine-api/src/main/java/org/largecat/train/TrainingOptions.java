@@ -43,10 +43,22 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
     }
   }
 
-  /** The paper's settings (§4) for {@code method}, with |B| = 500, |S| = 100, all cores. */
+  /**
+   * The papers' settings for {@code method}, all cores: A&R §4 (|B| = 500, |S| = 100, the adaptive
+   * schedule); NCE and IS as unbiased-scalable-softmax §4.1 (n = 100, m = 5, plain SGD ×0.9 per
+   * epoch); the double-sum methods plain SGD, isgd-batch with n = m = 5 (--batch and --sampled are
+   * its n and m; the one-pair methods ignore them). The SGD learning rate here is a placeholder
+   * for the caller's.
+   */
   public static TrainingOptions defaults(Method method) {
-    return new TrainingOptions(method, 500, 100, 1, Runtime.getRuntime().availableProcessors(),
-        StepSizeSchedule.PAPER, 0.1, 0.001, 0, Sampling.PER_EXAMPLE, 0);
+    int threads = Runtime.getRuntime().availableProcessors();
+    StepSizeSchedule sgd = new StepSizeSchedule.Sgd(0.01, 0.9);
+    return switch (method) {
+      case NCE, IMPORTANCE_SAMPLING -> new TrainingOptions(method, 100, 5, 1, threads, sgd, 0.1, 0.001, 0, Sampling.PER_EXAMPLE, 0);
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+          new TrainingOptions(method, 5, 5, 1, threads, sgd, 0, 0, 0, Sampling.PER_EXAMPLE, 0);
+      default -> new TrainingOptions(method, 500, 100, 1, threads, StepSizeSchedule.PAPER, 0.1, 0.001, 0, Sampling.PER_EXAMPLE, 0);
+    };
   }
 
   public TrainingOptions withBatch(int batch, int sampled) {
