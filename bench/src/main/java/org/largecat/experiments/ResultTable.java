@@ -19,7 +19,7 @@ public final class ResultTable {
     this.columns = List.copyOf(columns);
   }
 
-  /** Adds a row: one value per column; doubles print with 4 significant digits, null as empty. */
+  /** Adds a row: one value per column; doubles print with 4 significant digits, null and NaN (no figure) as '-'. */
   public void add(Object... values) {
     if (values.length != columns.size()) {
       throw new IllegalArgumentException(values.length + " values for " + columns.size() + " columns");
@@ -74,8 +74,8 @@ public final class ResultTable {
   }
 
   private static String text(Object v) {
-    if (v == null) {
-      return "";
+    if (v == null || (v instanceof Double d && Double.isNaN(d))) {
+      return "-";
     }
     return v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v.toString();
   }

@@ -192,7 +192,7 @@ class IbCaviTest {
     e = assertThrows(IllegalArgumentException.class, () -> CaviOptions.of(Link.PROBIT).withTolerance(Double.NaN));
     assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Link.byLabel("cloglog"));
-    assertTrue(e.getMessage().contains("probit or logit"), e.getMessage());
+    assertTrue(e.getMessage().contains("unknown link 'cloglog'; one of probit, logit"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> GaussianPrior.of(new double[2], new double[] {1, 2, 2, 1}, SCALAR));
     assertTrue(e.getMessage().contains("not positive definite"), e.getMessage());
   }
