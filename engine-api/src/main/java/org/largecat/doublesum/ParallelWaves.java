@@ -4,10 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.largecat.Parallel;
 
 /**
  * Runs a block of work items, each reading and writing a few class rows, with the result of running
@@ -113,16 +112,7 @@ final class ParallelWaves implements AutoCloseable {
         return null;
       });
     }
-    try {
-      for (Future<Void> f : pool.invokeAll(tasks)) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("training interrupted", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-    }
+    Parallel.invokeAll(pool, tasks, "training");
   }
 
   @Override

@@ -3,10 +3,9 @@ package org.largecat.eval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -67,14 +66,7 @@ public final class Evaluation {
   private static void runAll(List<Callable<Void>> tasks, int threads) {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      for (Future<Void> f : pool.invokeAll(tasks)) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("evaluation interrupted", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      Parallel.invokeAll(pool, tasks, "evaluation");
     } finally {
       pool.shutdownNow();
     }

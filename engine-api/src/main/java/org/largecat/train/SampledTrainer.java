@@ -4,10 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
@@ -230,16 +229,7 @@ public final class SampledTrainer implements Trainer {
       }
       return;
     }
-    try {
-      for (Future<Void> f : pool.invokeAll(phase)) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("training interrupted", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-    }
+    Parallel.invokeAll(pool, phase, "training");
   }
 
   private void newEpoch() {
