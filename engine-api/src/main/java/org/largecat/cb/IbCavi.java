@@ -18,14 +18,16 @@ import org.largecat.kernel.SpecialFunctions;
  * labels, giving a q(B) for every CB likelihood on that base.
  *
  * <p>Categories are independent (Sec. 3.3), so the work is cut into fixed blocks of {@value #BLOCK}
- * categories that run in parallel; a block holds N x 64 scratch, never N x K, and the block
- * partition does not depend on the thread count, so a run gives the same numbers on any number of
- * threads. Each pass over the blocks does, per block:
+ * categories that run in parallel; a block holds N x 64 scratch (probit: a chunk of rows x 64,
+ * taken chunk after chunk in row order), never N x K, and the block partition does not depend on
+ * the thread count, so a run gives the same numbers on any number of threads. Each pass over the
+ * blocks does, per block:
  *
  * <ul>
- *   <li>probit: -eta = -X M (one product), the ELBO from log Phi(+-eta), E[z] from the
- *       truncated-normal mean kernel (Eq. D.3.6, written as -E[z] = TN+(-eta) on the N x 64 block in
- *       place, the N label cells fixed after), then M = A^-1 (Lambda0 mu0 + X^T E[z]) with
+ *   <li>probit: per chunk of rows, -eta = -X M (one product), the ELBO from log Phi(+-eta), E[z]
+ *       from the truncated-normal mean kernel (Eq. D.3.6, written as -E[z] = TN+(-eta) on the
+ *       chunk's cells in place, its label cells fixed after) and X^T E[z] added up, so each cell is
+ *       made and consumed while in cache; then M = A^-1 (Lambda0 mu0 + X^T E[z]) with
  *       A = Lambda0 + X^T X factored once (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
  *       E[omega] = tanh(c/2)/(2c) from the Polya-Gamma mean kernel (Eq. E.3.5), then per category
@@ -54,6 +56,12 @@ public final class IbCavi implements AutoCloseable {
   static final int BLOCK = 64;
   /** Rows per chunk of the logit's quadratic forms x_i^T Sigma_k x_i. */
   private static final int ROW_CHUNK = 256;
+  /**
+   * Rows per chunk of a probit block ({@link Design#rowsPerProduct}): the chunk's cells stay in
+   * cache from the product that makes them to the one that consumes them, and neither product
+   * starts BLAS threads on top of the block workers.
+   */
+  private final int probitRowChunk;
 
   private final Design design;
   private final int[] labels;
@@ -85,6 +93,7 @@ public final class IbCavi implements AutoCloseable {
     this.rows = design.rows();
     this.dim = design.columns();
     this.categories = data.classes();
+    this.probitRowChunk = design.rowsPerProduct(BLOCK);
     if (prior.dimension() != dim) {
       throw new IllegalArgumentException("prior has dimension " + prior.dimension() + " but the design has "
           + dim + " columns (" + (dim - 1) + " features and the intercept)");
@@ -214,7 +223,7 @@ public final class IbCavi implements AutoCloseable {
     for (int i = 0; i < rows; i++) {
       kappa[i * categories + labels[i]] = 0.5;
     }
-    design.multiplyTransposedAdd(1, kappa, categories, logitRightSide);
+    design.multiplyTransposedAdd(0, rows, 1, kappa, categories, logitRightSide);
   }
 
   /** One pass over all blocks: returns the ELBO of the current q(B), then updates q(B) if asked. */
@@ -249,49 +258,31 @@ public final class IbCavi implements AutoCloseable {
 
   private double probitBlock(int block, boolean update) {
     Workspace w = workspaces.get();
-    SpecialFunctions sf = kernels.specialFunctions();
     int k0 = block * BLOCK;
     int kb = Math.min(BLOCK, categories - k0);
-    int cells = rows * kb;
-    double[] u = w.cells;
-    design.multiply(0, rows, -1, posterior.means, k0, categories, kb, u); // u = -eta
-    int[] pr = positiveRows[block];
-    int[] pc = positiveColumns[block];
-    int np = pr.length;
-    for (int p = 0; p < np; p++) {
-      w.negatedAtLabel[p] = u[pr[p] * kb + pc[p]];
-      w.etaAtLabel[p] = -w.negatedAtLabel[p];
-    }
-    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C).
-    sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
-    double data = kernels.vectorOps().dot(cells, w.scratch, 0, w.ones, 0);
-    if (np > 0) {
-      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
-      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
-      for (int p = 0; p < np; p++) {
-        data += w.labelScratch2[p] - w.labelScratch[p];
-      }
-    }
-    double elbo = data;
+    double elbo = 0;
     for (int c = 0; c < kb; c++) {
       elbo -= 0.5 * (dim - sharedTrace) + posterior.klToPrior(k0 + c, sharedTrace);
+    }
+    double[] rhs = w.rightSide;
+    if (update) {
+      for (int r = 0; r < dim; r++) {
+        java.util.Arrays.fill(rhs, r * kb, (r + 1) * kb, prior.precisionTimesMean(r));
+      }
+    }
+    int[] pr = positiveRows[block];
+    int p = 0;
+    for (int r0 = 0; r0 < rows; r0 += probitRowChunk) {
+      int count = Math.min(probitRowChunk, rows - r0);
+      int p0 = p;
+      while (p < pr.length && pr[p] < r0 + count) {
+        p++;
+      }
+      elbo += probitRows(w, block, r0, count, p0, p, update);
     }
     if (!update) {
       return elbo;
     }
-    // -E[z_ik] = TN+(-eta) on the y = 0 cells (E of N(eta,1) on (-inf,0) is -TN+(-eta)), Eq. D.3.6.
-    sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0, u, 0);
-    if (np > 0) {
-      sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, np, w.etaAtLabel, 0, w.labelScratch, 0);
-      for (int p = 0; p < np; p++) {
-        u[pr[p] * kb + pc[p]] = -w.labelScratch[p];
-      }
-    }
-    double[] rhs = w.rightSide;
-    for (int r = 0; r < dim; r++) {
-      java.util.Arrays.fill(rhs, r * kb, (r + 1) * kb, prior.precisionTimesMean(r));
-    }
-    design.multiplyTransposedAdd(-1, u, kb, rhs); // Lambda0 mu0 + X^T E[z]
     if (options.diagonal()) {
       for (int c = 0; c < kb; c++) {
         coordinateSweep(sharedPrecision, rhs, c, kb, k0 + c);
@@ -303,6 +294,50 @@ public final class IbCavi implements AutoCloseable {
       }
     }
     return elbo;
+  }
+
+  /**
+   * Rows [r0, r0 + count) of a probit block, whose label cells are the block's positives [p0, p1):
+   * returns their part of the ELBO and, when updating, adds X[rows]^T E[z] to the workspace's
+   * right-hand side. The chunk's cells are made, used and consumed while they are in cache.
+   */
+  private double probitRows(Workspace w, int block, int r0, int count, int p0, int p1, boolean update) {
+    SpecialFunctions sf = kernels.specialFunctions();
+    int k0 = block * BLOCK;
+    int kb = Math.min(BLOCK, categories - k0);
+    int cells = count * kb;
+    int np = p1 - p0;
+    double[] u = w.cells;
+    design.multiply(r0, count, -1, posterior.means, k0, categories, kb, u); // u = -eta
+    int[] pr = positiveRows[block];
+    int[] pc = positiveColumns[block];
+    for (int p = p0; p < p1; p++) {
+      w.negatedAtLabel[p - p0] = u[(pr[p] - r0) * kb + pc[p]];
+      w.etaAtLabel[p - p0] = -w.negatedAtLabel[p - p0];
+    }
+    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C).
+    sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
+    double data = kernels.vectorOps().dot(cells, w.scratch, 0, w.ones, 0);
+    if (np > 0) {
+      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
+      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
+      for (int p = 0; p < np; p++) {
+        data += w.labelScratch2[p] - w.labelScratch[p];
+      }
+    }
+    if (!update) {
+      return data;
+    }
+    // -E[z_ik] = TN+(-eta) on the y = 0 cells (E of N(eta,1) on (-inf,0) is -TN+(-eta)), Eq. D.3.6.
+    sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0, u, 0);
+    if (np > 0) {
+      sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, np, w.etaAtLabel, 0, w.labelScratch, 0);
+      for (int p = p0; p < p1; p++) {
+        u[(pr[p] - r0) * kb + pc[p]] = -w.labelScratch[p - p0];
+      }
+    }
+    design.multiplyTransposedAdd(r0, count, -1, u, kb, w.rightSide); // Lambda0 mu0 + X^T E[z]
+    return data;
   }
 
   private double logitBlock(int block, boolean update) {
@@ -416,11 +451,15 @@ public final class IbCavi implements AutoCloseable {
     }
   }
 
-  /** One thread's scratch: N x BLOCK cells twice, the label cells, and the small matrices. */
+  /**
+   * One thread's scratch: cells twice (a probit row chunk x BLOCK, or the logit's N x BLOCK), the
+   * label cells, and the small matrices.
+   */
   private final class Workspace {
-    final double[] cells = new double[rows * BLOCK];
-    final double[] scratch = new double[rows * BLOCK];
-    final double[] ones = filledOnes(rows * BLOCK);
+    final int cellCount = (options.link() == Link.PROBIT ? Math.min(rows, probitRowChunk) : rows) * BLOCK;
+    final double[] cells = new double[cellCount];
+    final double[] scratch = new double[cellCount];
+    final double[] ones = filledOnes(cellCount);
     final double[] negatedAtLabel = new double[rows];
     final double[] etaAtLabel = new double[rows];
     final double[] labelScratch = new double[rows];
