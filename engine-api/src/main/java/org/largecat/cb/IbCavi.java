@@ -24,9 +24,9 @@ import org.largecat.kernel.SpecialFunctions;
  * blocks does, per block:
  *
  * <ul>
- *   <li>probit: per chunk of rows, -eta = -X M (one product), the ELBO from log Phi(+-eta), E[z]
- *       from the truncated-normal mean kernel (Eq. D.3.6, written as -E[z] = TN+(-eta) on the
- *       chunk's cells in place, its label cells fixed after) and X^T E[z] added up, so each cell is
+ *   <li>probit: per chunk of rows, -eta = -X M (one product), the ELBO from log Phi(+-eta) and E[z]
+ *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's cells
+ *       in place, its label cells fixed after), both from one pass of the pair kernel and X^T E[z] added up, so each cell is
  *       made and consumed while in cache; then M = A^-1 (Lambda0 mu0 + X^T E[z]) with
  *       A = Lambda0 + X^T X factored once (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
@@ -315,8 +315,15 @@ public final class IbCavi implements AutoCloseable {
       w.negatedAtLabel[p - p0] = u[(pr[p] - r0) * kb + pc[p]];
       w.etaAtLabel[p - p0] = -w.negatedAtLabel[p - p0];
     }
-    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C).
-    sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
+    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C);
+    // when updating, also -E[z_ik] = TN+(-eta) on the y = 0 cells in place (E of N(eta,1) on (-inf,0)
+    // is -TN+(-eta)), Eq. D.3.6, from the same pass over the cells.
+    if (update) {
+      sf.applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0,
+          w.scratch, 0, u, 0);
+    } else {
+      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
+    }
     double data = kernels.vectorOps().dot(cells, w.scratch, 0, w.ones, 0);
     if (np > 0) {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
@@ -328,8 +335,6 @@ public final class IbCavi implements AutoCloseable {
     if (!update) {
       return data;
     }
-    // -E[z_ik] = TN+(-eta) on the y = 0 cells (E of N(eta,1) on (-inf,0) is -TN+(-eta)), Eq. D.3.6.
-    sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0, u, 0);
     if (np > 0) {
       sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, np, w.etaAtLabel, 0, w.labelScratch, 0);
       for (int p = p0; p < p1; p++) {

@@ -63,6 +63,29 @@ class NormalOracleTest {
     contract.assertMet();
   }
 
+  /** log Phi from the pair kernel the probit CAVI calls (with the truncated-normal mean in place), to the same contract. */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void logCdfPairedWithTheTruncatedMeanMeetsItsContract(Kernels k) {
+    OracleTable table = OracleTable.load("normal-logcdf");
+    int n = table.rows().size();
+    int xOff = 2;
+    double[] x = new double[xOff + n];
+    for (int i = 0; i < n; i++) {
+      x[xOff + i] = table.rows().get(i).inputs()[0];
+    }
+    double[] logCdf = new double[n + 1];
+    double[] mean = x.clone();
+    k.specialFunctions().applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+        n, mean, xOff, logCdf, 1, mean, xOff);
+    Contract contract = new Contract("normal-logcdf (paired)", k, "x", 1e-14, 0);
+    for (int i = 0; i < n; i++) {
+      OracleTable.Row row = table.rows().get(i);
+      contract.check(row.line(), x[xOff + i], logCdf[1 + i], row.outputs()[table.output("logcdf")]);
+    }
+    contract.assertMet();
+  }
+
   /** Beyond the tables' last rows the true values are far below Double.MIN_VALUE. */
   @Test
   void farRightTailIsZero() {

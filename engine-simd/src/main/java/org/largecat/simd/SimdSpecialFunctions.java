@@ -51,11 +51,24 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
     switch (f) {
       case NORMAL_LOG_CDF, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
           TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_POSITIVE,
-          TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> VectorNormal.apply(f, body, x, xOff, out, outOff);
+          TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> VectorNormal.apply(f, null, body, x, xOff, out, outOff, null, 0);
       case LAMBERT_W0, WRIGHT_OMEGA -> VectorLambertW.apply(f, body, x, xOff, out, outOff);
       default -> elementary(f, body, x, xOff, out, outOff);
     }
     super.applyKernel(f, n - body, x, xOff + body, out, outOff + body);
+  }
+
+  /** Two normal functions of one side share e^{-x^2/2} and A2 in one pass; any other pair goes one by one. */
+  @Override
+  protected void applyPairKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] fOut, int fOutOff, double[] gOut, int gOutOff) {
+    if (!VectorNormal.handles(f) || !VectorNormal.handles(g) || VectorNormal.side(f) != VectorNormal.side(g)) {
+      super.applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
+      return;
+    }
+    int body = D.loopBound(n);
+    VectorNormal.apply(f, g, body, x, xOff, fOut, fOutOff, gOut, gOutOff);
+    super.applyPairKernel(f, g, n - body, x, xOff + body, fOut, fOutOff + body, gOut, gOutOff + body);
   }
 
   /** The exp- and log-based functions on n elements, n a multiple of the lane count. */
