@@ -421,12 +421,20 @@ public final class IbCavi implements AutoCloseable {
       }
       return;
     }
-    for (int r0 = 0; r0 < rows; r0 += ROW_CHUNK) {
-      int count = Math.min(ROW_CHUNK, rows - r0);
-      design.transposedRows(r0, count, w.transposed);
-      for (int j = 0; j < kb; j++) {
-        System.arraycopy(w.transposed, 0, w.solved, 0, dim * count);
-        kernels.matrixOps().choleskySolve(dim, count, posterior.factors[k0 + j], 0, dim, w.solved, 0, count);
+    // Sigma_k = A_k^-1 once per category (an M x M solve), then Sigma_k X^T chunk by chunk as one
+    // product: a gemm, where solving with the factor per chunk took two small triangular solves.
+    double[] sigma = w.covariance;
+    for (int j = 0; j < kb; j++) {
+      java.util.Arrays.fill(sigma, 0.0);
+      for (int r = 0; r < dim; r++) {
+        sigma[r * dim + r] = 1;
+      }
+      kernels.matrixOps().choleskySolve(dim, dim, posterior.factors[k0 + j], 0, dim, sigma, 0, dim);
+      for (int r0 = 0; r0 < rows; r0 += ROW_CHUNK) {
+        int count = Math.min(ROW_CHUNK, rows - r0);
+        design.transposedRows(r0, count, w.transposed);
+        kernels.matrixOps().gemm(false, false, dim, count, dim, 1, sigma, 0, dim, w.transposed, 0, count, 0,
+            w.solved, 0, count);
         for (int i = 0; i < count; i++) {
           out[(r0 + i) * kb + j] = 0;
         }
@@ -475,6 +483,8 @@ public final class IbCavi implements AutoCloseable {
     final double[] gramScratch = design.sparse() || options.link() == Link.PROBIT ? null : new double[rows * dim];
     final double[] transposed = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
     final double[] solved = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
+    /** Logit with full covariances: Sigma_k of the category at hand. */
+    final double[] covariance = options.link() == Link.LOGIT && !options.diagonal() ? new double[dim * dim] : null;
 
     private static double[] filledOnes(int n) {
       double[] a = new double[n];
