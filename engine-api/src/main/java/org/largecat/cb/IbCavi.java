@@ -27,8 +27,8 @@ import org.largecat.kernel.SpecialFunctions;
  *   <li>probit: per chunk of rows, -eta = -X M (one product), the ELBO from log Phi(+-eta) and E[z]
  *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's cells
  *       in place, its label cells fixed after), both from one pass of the pair kernel and X^T E[z] added up, so each cell is
- *       made and consumed while in cache; then M = A^-1 (Lambda0 mu0 + X^T E[z]) with
- *       A = Lambda0 + X^T X factored once (Eq. D.3.5);
+ *       made and consumed while in cache; then, after the pass and for all K at once,
+ *       M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
  *       E[omega] = tanh(c/2)/(2c) from the Polya-Gamma mean kernel (Eq. E.3.5), then per category
  *       A_k = Lambda0 + X^T W_k X, its Cholesky factor and mu_k = A_k^-1 (X^T kappa_k + Lambda0 mu0)
@@ -78,6 +78,12 @@ public final class IbCavi implements AutoCloseable {
   /** Probit: A = Lambda0 + X^T X, whole (diagonal family); tr(Lambda0 Sigma) shared by all k. */
   private double[] sharedPrecision;
   private double sharedTrace;
+  /**
+   * Probit with the shared factor: Lambda0 mu0 + X^T E[z] for all K (M x K), filled block by block
+   * and solved with one call after the pass, on the caller's thread, so that BLAS can use every core
+   * for it and never starts threads inside a block worker.
+   */
+  private double[] probitRightSide;
   /** Logit: X^T kappa + Lambda0 mu0, M x K. */
   private double[] logitRightSide;
   private final ThreadLocal<Workspace> workspaces;
@@ -199,6 +205,7 @@ public final class IbCavi implements AutoCloseable {
       } else {
         System.arraycopy(a, 0, posterior.sharedFactor, 0, m * m);
         CbPosterior.factorLower(kernels, m, posterior.sharedFactor);
+        probitRightSide = new double[m * categories];
       }
       sharedTrace = posterior.traceWithPriorPrecision(0, new double[m * m]);
       return;
@@ -253,6 +260,11 @@ public final class IbCavi implements AutoCloseable {
     } catch (Exception e) {
       throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
     }
+    if (update && probitRightSide != null) {
+      // M = A^-1 (Lambda0 mu0 + X^T E[z]) for every category at once (Eq. D.3.5a).
+      kernels.matrixOps().choleskySolve(dim, categories, posterior.sharedFactor, 0, dim, probitRightSide, 0, categories);
+      System.arraycopy(probitRightSide, 0, posterior.means, 0, dim * categories);
+    }
     return elbo;
   }
 
@@ -288,9 +300,8 @@ public final class IbCavi implements AutoCloseable {
         coordinateSweep(sharedPrecision, rhs, c, kb, k0 + c);
       }
     } else {
-      kernels.matrixOps().choleskySolve(dim, kb, posterior.sharedFactor, 0, dim, rhs, 0, kb); // Eq. D.3.5a
       for (int r = 0; r < dim; r++) {
-        System.arraycopy(rhs, r * kb, posterior.means, r * categories + k0, kb);
+        System.arraycopy(rhs, r * kb, probitRightSide, r * categories + k0, kb); // solved after the pass
       }
     }
     return elbo;
@@ -324,7 +335,7 @@ public final class IbCavi implements AutoCloseable {
     } else {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
     }
-    double data = kernels.vectorOps().dot(cells, w.scratch, 0, w.ones, 0);
+    double data = sum(cells, w.scratch);
     if (np > 0) {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
@@ -361,12 +372,12 @@ public final class IbCavi implements AutoCloseable {
     // Eq. E.3.9: sum_i kappa_ik eta_ik - log(1 + e^-c) - c/2, with -log(1 + e^-c) = log sigma(c).
     int[] pr = positiveRows[block];
     int[] pc = positiveColumns[block];
-    double data = -0.5 * kernels.vectorOps().dot(cells, eta, 0, w.ones, 0) - 0.5 * kernels.vectorOps().dot(cells, c, 0, w.ones, 0);
+    double data = -0.5 * sum(cells, eta) - 0.5 * sum(cells, c);
     for (int p = 0; p < pr.length; p++) {
       data += eta[pr[p] * kb + pc[p]];
     }
     sf.apply(ElementwiseFunction.LOG_SIGMOID, cells, c, 0, eta, 0); // eta is no longer needed
-    data += kernels.vectorOps().dot(cells, eta, 0, w.ones, 0);
+    data += sum(cells, eta);
     double elbo = data;
     for (int j = 0; j < kb; j++) {
       elbo -= posterior.klToPrior(k0 + j, posterior.traceWithPriorPrecision(k0 + j, w.squareScratch));
@@ -448,6 +459,29 @@ public final class IbCavi implements AutoCloseable {
   }
 
   /**
+   * v[0] + ... + v[n - 1] in four interleaved partial sums, so the additions do not wait on one
+   * another (a single running sum, like the double dot product of the scalar vector ops, is bound by
+   * the latency of each addition); the order is fixed, so the result is too.
+   */
+  private static double sum(int n, double[] v) {
+    double s0 = 0;
+    double s1 = 0;
+    double s2 = 0;
+    double s3 = 0;
+    int i = 0;
+    for (; i <= n - 4; i += 4) {
+      s0 += v[i];
+      s1 += v[i + 1];
+      s2 += v[i + 2];
+      s3 += v[i + 3];
+    }
+    for (; i < n; i++) {
+      s0 += v[i];
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  /**
    * One Gauss-Seidel sweep mu_m = (r_m - sum_{j != m} A_mj mu_j) / A_mm over the means of category k
    * (the coordinate optimum of each q(beta_mk), Secs. D.4 / E.4), A whole M x M, r at rhs[off + m * stride].
    */
@@ -472,7 +506,6 @@ public final class IbCavi implements AutoCloseable {
     final int cellCount = (options.link() == Link.PROBIT ? Math.min(rows, probitRowChunk) : rows) * BLOCK;
     final double[] cells = new double[cellCount];
     final double[] scratch = new double[cellCount];
-    final double[] ones = filledOnes(cellCount);
     final double[] negatedAtLabel = new double[rows];
     final double[] etaAtLabel = new double[rows];
     final double[] labelScratch = new double[rows];
@@ -485,11 +518,5 @@ public final class IbCavi implements AutoCloseable {
     final double[] solved = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
     /** Logit with full covariances: Sigma_k of the category at hand. */
     final double[] covariance = options.link() == Link.LOGIT && !options.diagonal() ? new double[dim * dim] : null;
-
-    private static double[] filledOnes(int n) {
-      double[] a = new double[n];
-      java.util.Arrays.fill(a, 1.0);
-      return a;
-    }
   }
 }
