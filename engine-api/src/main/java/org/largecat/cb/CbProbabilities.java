@@ -24,11 +24,8 @@ public final class CbProbabilities {
     if (eta.length < cells || cbc.length - outOff < cells || cbm.length - outOff < cells) {
       throw new IllegalArgumentException("utilities and outputs need " + count + " x " + categories + " elements");
     }
-    for (int i = 0; i < cells; i++) {
-      cbc[outOff + i] = -eta[i];
-    }
-    kernels.specialFunctions().apply(link.logCdf(), cells, eta, 0, cbm, outOff); // log H(eta)
-    kernels.specialFunctions().apply(link.logCdf(), cells, cbc, outOff, cbc, outOff); // log (1 - H(eta))
+    // log H(eta) and log(1 - H(eta)) from one pass.
+    kernels.specialFunctions().applyPair(link.logCdf(), link.logSurvival(), cells, eta, 0, cbm, outOff, cbc, outOff);
     for (int i = outOff; i < outOff + cells; i++) {
       cbc[i] = cbm[i] - cbc[i];
     }

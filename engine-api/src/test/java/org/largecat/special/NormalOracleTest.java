@@ -86,6 +86,44 @@ class NormalOracleTest {
     contract.assertMet();
   }
 
+  /**
+   * log(1 - Phi(x)) = log Phi(-x) against the log-cdf table at -x, alone and paired with log Phi (the
+   * CB probabilities' pair, whose second output is of the other side), in both orders.
+   */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void logSurvivalMeetsItsContract(Kernels k) {
+    OracleTable table = OracleTable.load("normal-logcdf");
+    int n = table.rows().size();
+    double[] x = new double[n];
+    double[] minusX = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = table.rows().get(i).inputs()[0];
+      minusX[i] = -x[i];
+    }
+    double[] alone = new double[n];
+    double[] pairedSecond = new double[n];
+    double[] logCdfPaired = new double[n];
+    double[] other = new double[n];
+    ElementwiseFunction logCdf = ElementwiseFunction.NORMAL_LOG_CDF;
+    ElementwiseFunction logSurvival = ElementwiseFunction.NORMAL_LOG_SURVIVAL;
+    k.specialFunctions().apply(logSurvival, n, minusX, 0, alone, 0);
+    k.specialFunctions().applyPair(logCdf, logSurvival, n, minusX, 0, other, 0, pairedSecond, 0);
+    k.specialFunctions().applyPair(logSurvival, logCdf, n, x, 0, other, 0, logCdfPaired, 0);
+    Contract[] contracts = {new Contract("normal-logsf", k, "x", 1e-14, 0),
+        new Contract("normal-logsf (paired, second)", k, "x", 1e-14, 0),
+        new Contract("normal-logcdf (paired, second, after normal-logsf)", k, "x", 1e-14, 0)};
+    double[][] got = {alone, pairedSecond, logCdfPaired};
+    double[][] arguments = {minusX, minusX, x};
+    for (int c = 0; c < contracts.length; c++) {
+      for (int i = 0; i < n; i++) {
+        OracleTable.Row row = table.rows().get(i);
+        contracts[c].check(row.line(), arguments[c][i], got[c][i], row.outputs()[table.output("logcdf")]);
+      }
+      contracts[c].assertMet();
+    }
+  }
+
   /** Beyond the tables' last rows the true values are far below Double.MIN_VALUE. */
   @Test
   void farRightTailIsZero() {

@@ -49,7 +49,7 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   protected void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
     int body = D.loopBound(n);
     switch (f) {
-      case NORMAL_LOG_CDF, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+      case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
           TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_POSITIVE,
           TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> VectorNormal.apply(f, null, body, x, xOff, out, outOff, null, 0);
       case LAMBERT_W0, WRIGHT_OMEGA -> VectorLambertW.apply(f, body, x, xOff, out, outOff);
@@ -58,11 +58,11 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
     super.applyKernel(f, n - body, x, xOff + body, out, outOff + body);
   }
 
-  /** Two normal functions of one side share e^{-x^2/2} and A2 in one pass; any other pair goes one by one. */
+  /** Two normal functions share e^{-x^2/2} and A2 in one pass; any other pair goes one by one. */
   @Override
   protected void applyPairKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
       double[] fOut, int fOutOff, double[] gOut, int gOutOff) {
-    if (!VectorNormal.handles(f) || !VectorNormal.handles(g) || VectorNormal.side(f) != VectorNormal.side(g)) {
+    if (!VectorNormal.handles(f) || !VectorNormal.handles(g)) {
       super.applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
       return;
     }
@@ -73,18 +73,20 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
 
   /** The exp- and log-based functions on n elements, n a multiple of the lane count. */
   private static void elementary(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
-    double sign = f == ElementwiseFunction.LOG_SIGMOID ? -1 : 1; // log sigma(x) = -softplus(-x)
+    // log sigma(x) = -softplus(-x) and log(1 - sigma(x)) = -softplus(x).
+    double sign = f == ElementwiseFunction.LOG_SIGMOID ? -1 : 1;
+    double outSign = f == ElementwiseFunction.SOFTPLUS ? 1 : -1;
     for (int i = 0; i < n; i += D.length()) {
       DoubleVector x = DoubleVector.fromArray(D, in, inOff + i);
       int at = outOff + i;
       switch (f) {
         case EXP -> x.lanewise(EXP).intoArray(out, at);
         case LOG1P -> x.lanewise(LOG1P).intoArray(out, at);
-        case SOFTPLUS, LOG_SIGMOID -> {
+        case SOFTPLUS, LOG_SIGMOID, LOGISTIC_LOG_SURVIVAL -> {
           // Logistic.softplus: x + log1p(e^-x) for x > 0, log1p(e^x) otherwise, e^-|x| either way.
           DoubleVector v = x.mul(sign);
           DoubleVector log = v.lanewise(ABS).neg().lanewise(EXP).lanewise(LOG1P);
-          log.blend(v.add(log), v.compare(GT, 0)).mul(sign).intoArray(out, at);
+          log.blend(v.add(log), v.compare(GT, 0)).mul(outSign).intoArray(out, at);
         }
         case LOGISTIC_LOG_PDF -> {
           // Logistic.logPdf: -(|x| + 2 log1p(e^-|x|)).

@@ -81,17 +81,17 @@ final class VectorNormal {
   /** Whether f is one of the normal functions here, and so g can share its work with it. */
   static boolean handles(ElementwiseFunction f) {
     return switch (f) {
-      case NORMAL_LOG_CDF, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+      case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
           TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_POSITIVE,
           TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> true;
       default -> false;
     };
   }
 
-  /** -1 for the functions of the negative truncation side (evaluated at -x), else 1. */
+  /** -1 for the functions evaluated at -x (log Q(x) = log Phi(-x), the negative truncation side), else 1. */
   static double side(ElementwiseFunction f) {
     return switch (f) {
-      case TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> -1;
+      case NORMAL_LOG_SURVIVAL, TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> -1;
       default -> 1;
     };
   }
@@ -99,7 +99,9 @@ final class VectorNormal {
   /**
    * One or two of the normal functions ({@code NORMAL_*}, {@code TRUNCATED_NORMAL_*}) on n elements
    * of in from inOff, n a multiple of the lane count: f into out from outOff and, unless g is null, g
-   * (of the same {@link #side}) into gOut from gOutOff, from one evaluation of the shared parts.
+   * into gOut from gOutOff, from one evaluation of the shared parts. Those depend on t = |x| alone, so
+   * g may be of the other {@link #side} (log Phi(x) with log Phi(-x)), except that t is clamped at
+   * 39 on f's right: a vector with a lane beyond it takes g on its own.
    */
   static void apply(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, int inOff, double[] out, int outOff,
       double[] gOut, int gOutOff) {
@@ -108,8 +110,8 @@ final class VectorNormal {
     DoubleVector one = DoubleVector.broadcast(D, 1);
     for (int i = 0; i < n; i += D.length()) {
       DoubleVector x = DoubleVector.fromArray(D, in, inOff + i).mul(side);
-      VectorMask<Double> left = x.compare(LT, 0);
-      DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), left); // NaN stays NaN
+      VectorMask<Double> fLeft = x.compare(LT, 0);
+      DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), fLeft); // NaN stays NaN
       // e^{-t^2/2} with t^2/2 = hi + lo exactly and e^{-lo} = 1 - lo, as Normal.expMinusHalfSquare;
       // first, while few vectors are live across the call to the vector exp.
       DoubleVector hi = t.mul(t.mul(0.5));
@@ -164,8 +166,18 @@ final class VectorNormal {
         ElementwiseFunction function = output == 0 ? f : g;
         double[] target = output == 0 ? out : gOut;
         int at = (output == 0 ? outOff : gOutOff) + i;
+        // This output's argument: x, or -x for a function of the other side (a product, not a
+        // choice between vectors, so no vector merges).
+        double flip = side(function) * side;
+        if (flip < 0 && t.compare(GE, UPPER_UNDERFLOW).anyTrue()) {
+          apply(function, null, D.length(), in, inOff + i, target, at, null, 0); // reads in before g's store
+          continue;
+        }
+        DoubleVector xo = x.mul(flip);
+        VectorMask<Double> left = xo.compare(LT, 0);
+        double outSide = side(function);
         switch (function) {
-          case NORMAL_LOG_CDF -> {
+          case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL -> {
             // Left: -hi - (lo + log(2 pi)/2 + log(t + A1)), -Infinity once hi overflows. Right:
             // log1p(-Q) with Q = e (R / sqrt(2 pi)).
             DoubleVector q = d.blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, R = d/dd
@@ -183,7 +195,7 @@ final class VectorNormal {
               case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(target, at);
               // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
               case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE ->
-                  x.add(q).blend(q, left).mul(side).intoArray(target, at);
+                  xo.add(q).blend(q, left).mul(outSide).intoArray(target, at);
               // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
               // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
               default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(target, at);
