@@ -24,11 +24,11 @@ import org.largecat.kernel.SpecialFunctions;
  * blocks does, per block:
  *
  * <ul>
- *   <li>probit: per chunk of rows, -eta = -X M (one product), the ELBO from log Phi(+-eta) and E[z]
+ *   <li>probit: per chunk of rows, -eta = -X M (one product); log Phi(+-eta) for the ELBO and E[z]
  *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's cells
- *       in place, its label cells fixed after), both from one pass of the pair kernel and X^T E[z] added up, so each cell is
- *       made and consumed while in cache; then, after the pass and for all K at once,
- *       M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once (Eq. D.3.5);
+ *       in place, its label cells fixed after), both from one pass of the pair kernel; then X^T E[z]
+ *       added up, so each cell is made and consumed while in cache. After the pass, for all K at
+ *       once, M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
  *       E[omega] = tanh(c/2)/(2c) from the Polya-Gamma mean kernel (Eq. E.3.5), then per category
  *       A_k = Lambda0 + X^T W_k X, its Cholesky factor and mu_k = A_k^-1 (X^T kappa_k + Lambda0 mu0)
