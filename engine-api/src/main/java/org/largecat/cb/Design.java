@@ -54,7 +54,7 @@ public abstract sealed class Design {
    * OpenBLAS's own inside each worker oversubscribe the cores and halve the speed), and the chunk's
    * rows x cols results stay in cache for the work that follows.
    */
-  public int rowsPerProduct(int cols) {
+  int rowsPerProduct(int cols) {
     return Math.max(1, Math.min(rows, (1 << 17) / Math.max(1, cols * columns)));
   }
 
