@@ -67,13 +67,8 @@ public final class CbPredictor {
     double[] cbc = new double[Math.multiplyExact(n, k)];
     double[] cbm = new double[cbc.length];
     forEachChunk(n, (start, count) -> {
-      double[] eta = new double[count * k];
-      double[] c = new double[count * k];
-      double[] m = new double[count * k];
-      x.multiply(start, count, 1, weights, 0, k, k, eta);
-      CbProbabilities.logProbabilities(kernels, posterior.link, count, k, eta, c, m);
-      System.arraycopy(c, 0, cbc, start * k, count * k);
-      System.arraycopy(m, 0, cbm, start * k, count * k);
+      forEachProduct(x, weights, k, start, count, (first, rows, eta) ->
+          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, cbc, cbm, first * k));
       return null;
     });
     return new Predictions(n, k, cbc, cbm);
@@ -96,18 +91,17 @@ public final class CbPredictor {
     for (int s = 0; s < samples; s++) {
       posterior.sample(random, draw);
       double[] perChunk = forEachChunk(x.rows(), (start, count) -> {
-        double[] eta = new double[count * k];
-        double[] c = new double[count * k];
-        double[] m = new double[count * k];
-        x.multiply(start, count, 1, draw, 0, k, k, eta);
-        CbProbabilities.logProbabilities(kernels, posterior.link, count, k, eta, c, m);
-        double sc = 0;
-        double sm = 0;
-        for (int i = 0; i < count; i++) {
-          sc += c[i * k + labels[start + i]];
-          sm += m[i * k + labels[start + i]];
-        }
-        return new double[] {sc, sm};
+        double[] sums = new double[2];
+        double[] c = new double[x.rowsPerProduct(k) * k];
+        double[] m = new double[c.length];
+        forEachProduct(x, draw, k, start, count, (first, rows, eta) -> {
+          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, c, m, 0);
+          for (int i = 0; i < rows; i++) {
+            sums[0] += c[i * k + labels[first + i]];
+            sums[1] += m[i * k + labels[first + i]];
+          }
+        });
+        return sums;
       });
       for (int chunk = 0; chunk < perChunk.length; chunk += 2) {
         sumCbc += perChunk[chunk];
@@ -158,6 +152,25 @@ public final class CbPredictor {
   private void checkDesign(Design x) {
     if (x.columns() != posterior.dimension) {
       throw new IllegalArgumentException("design has " + x.columns() + " columns, the posterior " + posterior.dimension);
+    }
+  }
+
+  /** Work on the utilities eta (rows x K) of rows [first, first + rows). */
+  private interface UtilityWork {
+    void run(int first, int rows, double[] eta);
+  }
+
+  /**
+   * Runs work on the utilities X B (B M x k) of rows [start, start + count), made {@link Design#rowsPerProduct}
+   * rows at a time into one scratch, so each product runs on this thread and its result is used in cache.
+   */
+  private static void forEachProduct(Design x, double[] weights, int k, int start, int count, UtilityWork work) {
+    int step = x.rowsPerProduct(k);
+    double[] eta = new double[step * k];
+    for (int first = start; first < start + count; first += step) {
+      int rows = Math.min(step, start + count - first);
+      x.multiply(first, rows, 1, weights, 0, k, k, eta);
+      work.run(first, rows, eta);
     }
   }
 

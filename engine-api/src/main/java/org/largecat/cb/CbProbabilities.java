@@ -16,24 +16,21 @@ public final class CbProbabilities {
 
   /**
    * Writes log p_CBC and log p_CBM for each of the count rows of the count x K row-major utilities
-   * eta into cbc and cbm (same shape; eta is left as it was).
+   * eta into cbc and cbm from outOff on (same shape; eta is left as it was).
    */
   public static void logProbabilities(Kernels kernels, Link link, int count, int categories, double[] eta,
-      double[] cbc, double[] cbm) {
+      double[] cbc, double[] cbm, int outOff) {
     int cells = count * categories;
-    if (eta.length < cells || cbc.length < cells || cbm.length < cells) {
+    if (eta.length < cells || cbc.length - outOff < cells || cbm.length - outOff < cells) {
       throw new IllegalArgumentException("utilities and outputs need " + count + " x " + categories + " elements");
     }
-    for (int i = 0; i < cells; i++) {
-      cbc[i] = -eta[i];
-    }
-    kernels.specialFunctions().apply(link.logCdf(), cells, eta, 0, cbm, 0); // log H(eta)
-    kernels.specialFunctions().apply(link.logCdf(), cells, cbc, 0, cbc, 0); // log (1 - H(eta))
-    for (int i = 0; i < cells; i++) {
+    // log H(eta) and log(1 - H(eta)) from one pass.
+    kernels.specialFunctions().applyPair(link.logCdf(), link.logSurvival(), cells, eta, 0, cbm, outOff, cbc, outOff);
+    for (int i = outOff; i < outOff + cells; i++) {
       cbc[i] = cbm[i] - cbc[i];
     }
-    normaliseRows(kernels, count, categories, cbc);
-    normaliseRows(kernels, count, categories, cbm);
+    normaliseRows(kernels, count, categories, cbc, outOff);
+    normaliseRows(kernels, count, categories, cbm, outOff);
   }
 
   /**
@@ -41,9 +38,9 @@ public final class CbProbabilities {
    * -5e7 (log Phi(-1e4)) one ulp is 7e-9, so adding the small log-sum to the maximum first would
    * round it away.
    */
-  static void normaliseRows(Kernels kernels, int count, int categories, double[] logits) {
+  static void normaliseRows(Kernels kernels, int count, int categories, double[] logits, int logitsOff) {
     for (int i = 0; i < count; i++) {
-      int off = i * categories;
+      int off = logitsOff + i * categories;
       double max = kernels.vectorOps().max(categories, logits, off);
       double logSum = Math.log(kernels.vectorOps().sumExp(categories, logits, off, max));
       for (int k = off; k < off + categories; k++) {

@@ -47,6 +47,17 @@ public abstract sealed class Design {
     return columns;
   }
 
+  /**
+   * Rows of X per product with an M x cols matrix such that the product takes at most 2^17
+   * multiply-adds (at least one row): OpenBLAS runs a gemm of m n k below 2^18 on the calling
+   * thread, so code that already runs one chunk per core stays at one thread per core (threads of
+   * OpenBLAS's own inside each worker oversubscribe the cores and halve the speed), and the chunk's
+   * rows x cols results stay in cache for the work that follows.
+   */
+  int rowsPerProduct(int cols) {
+    return Math.max(1, Math.min(rows, (1 << 17) / Math.max(1, cols * columns)));
+  }
+
   /** Whether X is stored CSR. */
   public abstract boolean sparse();
 
@@ -56,8 +67,11 @@ public abstract sealed class Design {
    */
   abstract void multiply(int rowStart, int count, double alpha, double[] b, int bOff, int ldb, int cols, double[] out);
 
-  /** out (M x cols, leading dimension cols) += alpha * X^T * E, E the N x cols row-major matrix e. */
-  abstract void multiplyTransposedAdd(double alpha, double[] e, int cols, double[] out);
+  /**
+   * out (M x cols, leading dimension cols) += alpha * X[rows]^T * E over rows [rowStart, rowStart +
+   * count) of X, E the count x cols row-major matrix e.
+   */
+  abstract void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out);
 
   /** The lower triangle of X^T diag(w) X (M x M) into out, w = 1 when weights is null; scratch N x M when dense. */
   abstract void weightedGram(double[] weights, double[] scratch, double[] out);
@@ -120,8 +134,9 @@ public abstract sealed class Design {
     }
 
     @Override
-    void multiplyTransposedAdd(double alpha, double[] e, int cols, double[] out) {
-      kernels.matrixOps().gemm(true, false, columns, cols, rows, alpha, x, 0, columns, e, 0, cols, 1, out, 0, cols);
+    void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
+      kernels.matrixOps().gemm(true, false, columns, cols, count, alpha, x, rowStart * columns, columns, e, 0, cols, 1,
+          out, 0, cols);
     }
 
     @Override
@@ -211,9 +226,9 @@ public abstract sealed class Design {
     }
 
     @Override
-    void multiplyTransposedAdd(double alpha, double[] e, int cols, double[] out) {
-      for (int i = 0; i < rows; i++) {
-        for (int j = indptr[i]; j < indptr[i + 1]; j++) {
+    void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
+      for (int i = 0; i < count; i++) {
+        for (int j = indptr[rowStart + i]; j < indptr[rowStart + i + 1]; j++) {
           kernels.vectorOps().axpy(cols, alpha * values[j], e, i * cols, out, indices[j] * cols);
         }
       }

@@ -18,15 +18,17 @@ import org.largecat.kernel.SpecialFunctions;
  * labels, giving a q(B) for every CB likelihood on that base.
  *
  * <p>Categories are independent (Sec. 3.3), so the work is cut into fixed blocks of {@value #BLOCK}
- * categories that run in parallel; a block holds N x 64 scratch, never N x K, and the block
- * partition does not depend on the thread count, so a run gives the same numbers on any number of
- * threads. Each pass over the blocks does, per block:
+ * categories that run in parallel; a block holds N x 64 scratch (probit: a chunk of rows x 64,
+ * taken chunk after chunk in row order), never N x K, and the block partition does not depend on
+ * the thread count, so a run gives the same numbers on any number of threads. Each pass over the
+ * blocks does, per block:
  *
  * <ul>
- *   <li>probit: -eta = -X M (one product), the ELBO from log Phi(+-eta), E[z] from the
- *       truncated-normal mean kernel (Eq. D.3.6, written as -E[z] = TN+(-eta) on the N x 64 block in
- *       place, the N label cells fixed after), then M = A^-1 (Lambda0 mu0 + X^T E[z]) with
- *       A = Lambda0 + X^T X factored once (Eq. D.3.5);
+ *   <li>probit: per chunk of rows, -eta = -X M (one product); log Phi(+-eta) for the ELBO and E[z]
+ *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's cells
+ *       in place, its label cells fixed after), both from one pass of the pair kernel; then X^T E[z]
+ *       added up, so each cell is made and consumed while in cache. After the pass, for all K at
+ *       once, M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
  *       E[omega] = tanh(c/2)/(2c) from the Polya-Gamma mean kernel (Eq. E.3.5), then per category
  *       A_k = Lambda0 + X^T W_k X, its Cholesky factor and mu_k = A_k^-1 (X^T kappa_k + Lambda0 mu0)
@@ -54,6 +56,12 @@ public final class IbCavi implements AutoCloseable {
   static final int BLOCK = 64;
   /** Rows per chunk of the logit's quadratic forms x_i^T Sigma_k x_i. */
   private static final int ROW_CHUNK = 256;
+  /**
+   * Rows per chunk of a probit block ({@link Design#rowsPerProduct}): the chunk's cells stay in
+   * cache from the product that makes them to the one that consumes them, and neither product
+   * starts BLAS threads on top of the block workers.
+   */
+  private final int probitRowChunk;
 
   private final Design design;
   private final int[] labels;
@@ -70,6 +78,12 @@ public final class IbCavi implements AutoCloseable {
   /** Probit: A = Lambda0 + X^T X, whole (diagonal family); tr(Lambda0 Sigma) shared by all k. */
   private double[] sharedPrecision;
   private double sharedTrace;
+  /**
+   * Probit with the shared factor: Lambda0 mu0 + X^T E[z] for all K (M x K), filled block by block
+   * and solved with one call after the pass, on the caller's thread, so that BLAS can use every core
+   * for it and never starts threads inside a block worker.
+   */
+  private double[] probitRightSide;
   /** Logit: X^T kappa + Lambda0 mu0, M x K. */
   private double[] logitRightSide;
   private final ThreadLocal<Workspace> workspaces;
@@ -85,6 +99,7 @@ public final class IbCavi implements AutoCloseable {
     this.rows = design.rows();
     this.dim = design.columns();
     this.categories = data.classes();
+    this.probitRowChunk = design.rowsPerProduct(BLOCK);
     if (prior.dimension() != dim) {
       throw new IllegalArgumentException("prior has dimension " + prior.dimension() + " but the design has "
           + dim + " columns (" + (dim - 1) + " features and the intercept)");
@@ -190,6 +205,7 @@ public final class IbCavi implements AutoCloseable {
       } else {
         System.arraycopy(a, 0, posterior.sharedFactor, 0, m * m);
         CbPosterior.factorLower(kernels, m, posterior.sharedFactor);
+        probitRightSide = new double[m * categories];
       }
       sharedTrace = posterior.traceWithPriorPrecision(0, new double[m * m]);
       return;
@@ -214,7 +230,7 @@ public final class IbCavi implements AutoCloseable {
     for (int i = 0; i < rows; i++) {
       kappa[i * categories + labels[i]] = 0.5;
     }
-    design.multiplyTransposedAdd(1, kappa, categories, logitRightSide);
+    design.multiplyTransposedAdd(0, rows, 1, kappa, categories, logitRightSide);
   }
 
   /** One pass over all blocks: returns the ELBO of the current q(B), then updates q(B) if asked. */
@@ -244,27 +260,82 @@ public final class IbCavi implements AutoCloseable {
     } catch (Exception e) {
       throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
     }
+    if (update && probitRightSide != null) {
+      // M = A^-1 (Lambda0 mu0 + X^T E[z]) for every category at once (Eq. D.3.5a).
+      kernels.matrixOps().choleskySolve(dim, categories, posterior.sharedFactor, 0, dim, probitRightSide, 0, categories);
+      System.arraycopy(probitRightSide, 0, posterior.means, 0, dim * categories);
+    }
     return elbo;
   }
 
   private double probitBlock(int block, boolean update) {
     Workspace w = workspaces.get();
+    int k0 = block * BLOCK;
+    int kb = Math.min(BLOCK, categories - k0);
+    double elbo = 0;
+    for (int c = 0; c < kb; c++) {
+      elbo -= 0.5 * (dim - sharedTrace) + posterior.klToPrior(k0 + c, sharedTrace);
+    }
+    double[] rhs = w.rightSide;
+    if (update) {
+      for (int r = 0; r < dim; r++) {
+        java.util.Arrays.fill(rhs, r * kb, (r + 1) * kb, prior.precisionTimesMean(r));
+      }
+    }
+    int[] pr = positiveRows[block];
+    int p = 0;
+    for (int r0 = 0; r0 < rows; r0 += probitRowChunk) {
+      int count = Math.min(probitRowChunk, rows - r0);
+      int p0 = p;
+      while (p < pr.length && pr[p] < r0 + count) {
+        p++;
+      }
+      elbo += probitRows(w, block, r0, count, p0, p, update);
+    }
+    if (!update) {
+      return elbo;
+    }
+    if (options.diagonal()) {
+      for (int c = 0; c < kb; c++) {
+        coordinateSweep(sharedPrecision, rhs, c, kb, k0 + c);
+      }
+    } else {
+      for (int r = 0; r < dim; r++) {
+        System.arraycopy(rhs, r * kb, probitRightSide, r * categories + k0, kb); // solved after the pass
+      }
+    }
+    return elbo;
+  }
+
+  /**
+   * Rows [r0, r0 + count) of a probit block, whose label cells are the block's positives [p0, p1):
+   * returns their part of the ELBO and, when updating, adds X[rows]^T E[z] to the workspace's
+   * right-hand side. The chunk's cells are made, used and consumed while they are in cache.
+   */
+  private double probitRows(Workspace w, int block, int r0, int count, int p0, int p1, boolean update) {
     SpecialFunctions sf = kernels.specialFunctions();
     int k0 = block * BLOCK;
     int kb = Math.min(BLOCK, categories - k0);
-    int cells = rows * kb;
+    int cells = count * kb;
+    int np = p1 - p0;
     double[] u = w.cells;
-    design.multiply(0, rows, -1, posterior.means, k0, categories, kb, u); // u = -eta
+    design.multiply(r0, count, -1, posterior.means, k0, categories, kb, u); // u = -eta
     int[] pr = positiveRows[block];
     int[] pc = positiveColumns[block];
-    int np = pr.length;
-    for (int p = 0; p < np; p++) {
-      w.negatedAtLabel[p] = u[pr[p] * kb + pc[p]];
-      w.etaAtLabel[p] = -w.negatedAtLabel[p];
+    for (int p = p0; p < p1; p++) {
+      w.negatedAtLabel[p - p0] = u[(pr[p] - r0) * kb + pc[p]];
+      w.etaAtLabel[p - p0] = -w.negatedAtLabel[p - p0];
     }
-    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C).
-    sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
-    double data = kernels.vectorOps().dot(cells, w.scratch, 0, w.ones, 0);
+    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C);
+    // when updating, also -E[z_ik] = TN+(-eta) on the y = 0 cells in place (E of N(eta,1) on (-inf,0)
+    // is -TN+(-eta)), Eq. D.3.6, from the same pass over the cells.
+    if (update) {
+      sf.applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0,
+          w.scratch, 0, u, 0);
+    } else {
+      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
+    }
+    double data = sum(cells, w.scratch);
     if (np > 0) {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
@@ -272,37 +343,17 @@ public final class IbCavi implements AutoCloseable {
         data += w.labelScratch2[p] - w.labelScratch[p];
       }
     }
-    double elbo = data;
-    for (int c = 0; c < kb; c++) {
-      elbo -= 0.5 * (dim - sharedTrace) + posterior.klToPrior(k0 + c, sharedTrace);
-    }
     if (!update) {
-      return elbo;
+      return data;
     }
-    // -E[z_ik] = TN+(-eta) on the y = 0 cells (E of N(eta,1) on (-inf,0) is -TN+(-eta)), Eq. D.3.6.
-    sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0, u, 0);
     if (np > 0) {
       sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, np, w.etaAtLabel, 0, w.labelScratch, 0);
-      for (int p = 0; p < np; p++) {
-        u[pr[p] * kb + pc[p]] = -w.labelScratch[p];
+      for (int p = p0; p < p1; p++) {
+        u[(pr[p] - r0) * kb + pc[p]] = -w.labelScratch[p - p0];
       }
     }
-    double[] rhs = w.rightSide;
-    for (int r = 0; r < dim; r++) {
-      java.util.Arrays.fill(rhs, r * kb, (r + 1) * kb, prior.precisionTimesMean(r));
-    }
-    design.multiplyTransposedAdd(-1, u, kb, rhs); // Lambda0 mu0 + X^T E[z]
-    if (options.diagonal()) {
-      for (int c = 0; c < kb; c++) {
-        coordinateSweep(sharedPrecision, rhs, c, kb, k0 + c);
-      }
-    } else {
-      kernels.matrixOps().choleskySolve(dim, kb, posterior.sharedFactor, 0, dim, rhs, 0, kb); // Eq. D.3.5a
-      for (int r = 0; r < dim; r++) {
-        System.arraycopy(rhs, r * kb, posterior.means, r * categories + k0, kb);
-      }
-    }
-    return elbo;
+    design.multiplyTransposedAdd(r0, count, -1, u, kb, w.rightSide); // Lambda0 mu0 + X^T E[z]
+    return data;
   }
 
   private double logitBlock(int block, boolean update) {
@@ -321,12 +372,12 @@ public final class IbCavi implements AutoCloseable {
     // Eq. E.3.9: sum_i kappa_ik eta_ik - log(1 + e^-c) - c/2, with -log(1 + e^-c) = log sigma(c).
     int[] pr = positiveRows[block];
     int[] pc = positiveColumns[block];
-    double data = -0.5 * kernels.vectorOps().dot(cells, eta, 0, w.ones, 0) - 0.5 * kernels.vectorOps().dot(cells, c, 0, w.ones, 0);
+    double data = -0.5 * sum(cells, eta) - 0.5 * sum(cells, c);
     for (int p = 0; p < pr.length; p++) {
       data += eta[pr[p] * kb + pc[p]];
     }
     sf.apply(ElementwiseFunction.LOG_SIGMOID, cells, c, 0, eta, 0); // eta is no longer needed
-    data += kernels.vectorOps().dot(cells, eta, 0, w.ones, 0);
+    data += sum(cells, eta);
     double elbo = data;
     for (int j = 0; j < kb; j++) {
       elbo -= posterior.klToPrior(k0 + j, posterior.traceWithPriorPrecision(k0 + j, w.squareScratch));
@@ -381,12 +432,20 @@ public final class IbCavi implements AutoCloseable {
       }
       return;
     }
-    for (int r0 = 0; r0 < rows; r0 += ROW_CHUNK) {
-      int count = Math.min(ROW_CHUNK, rows - r0);
-      design.transposedRows(r0, count, w.transposed);
-      for (int j = 0; j < kb; j++) {
-        System.arraycopy(w.transposed, 0, w.solved, 0, dim * count);
-        kernels.matrixOps().choleskySolve(dim, count, posterior.factors[k0 + j], 0, dim, w.solved, 0, count);
+    // Sigma_k = A_k^-1 once per category (an M x M solve), then Sigma_k X^T chunk by chunk as one
+    // product: a gemm, where solving with the factor per chunk took two small triangular solves.
+    double[] sigma = w.covariance;
+    for (int j = 0; j < kb; j++) {
+      java.util.Arrays.fill(sigma, 0.0);
+      for (int r = 0; r < dim; r++) {
+        sigma[r * dim + r] = 1;
+      }
+      kernels.matrixOps().choleskySolve(dim, dim, posterior.factors[k0 + j], 0, dim, sigma, 0, dim);
+      for (int r0 = 0; r0 < rows; r0 += ROW_CHUNK) {
+        int count = Math.min(ROW_CHUNK, rows - r0);
+        design.transposedRows(r0, count, w.transposed);
+        kernels.matrixOps().gemm(false, false, dim, count, dim, 1, sigma, 0, dim, w.transposed, 0, count, 0,
+            w.solved, 0, count);
         for (int i = 0; i < count; i++) {
           out[(r0 + i) * kb + j] = 0;
         }
@@ -397,6 +456,29 @@ public final class IbCavi implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * v[0] + ... + v[n - 1] in four interleaved partial sums, so the additions do not wait on one
+   * another (a single running sum, like the double dot product of the scalar vector ops, is bound by
+   * the latency of each addition); the order is fixed, so the result is too.
+   */
+  private static double sum(int n, double[] v) {
+    double s0 = 0;
+    double s1 = 0;
+    double s2 = 0;
+    double s3 = 0;
+    int i = 0;
+    for (; i <= n - 4; i += 4) {
+      s0 += v[i];
+      s1 += v[i + 1];
+      s2 += v[i + 2];
+      s3 += v[i + 3];
+    }
+    for (; i < n; i++) {
+      s0 += v[i];
+    }
+    return (s0 + s1) + (s2 + s3);
   }
 
   /**
@@ -416,11 +498,14 @@ public final class IbCavi implements AutoCloseable {
     }
   }
 
-  /** One thread's scratch: N x BLOCK cells twice, the label cells, and the small matrices. */
+  /**
+   * One thread's scratch: cells twice (a probit row chunk x BLOCK, or the logit's N x BLOCK), the
+   * label cells, and the small matrices.
+   */
   private final class Workspace {
-    final double[] cells = new double[rows * BLOCK];
-    final double[] scratch = new double[rows * BLOCK];
-    final double[] ones = filledOnes(rows * BLOCK);
+    final int cellCount = (options.link() == Link.PROBIT ? Math.min(rows, probitRowChunk) : rows) * BLOCK;
+    final double[] cells = new double[cellCount];
+    final double[] scratch = new double[cellCount];
     final double[] negatedAtLabel = new double[rows];
     final double[] etaAtLabel = new double[rows];
     final double[] labelScratch = new double[rows];
@@ -431,11 +516,7 @@ public final class IbCavi implements AutoCloseable {
     final double[] gramScratch = design.sparse() || options.link() == Link.PROBIT ? null : new double[rows * dim];
     final double[] transposed = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
     final double[] solved = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
-
-    private static double[] filledOnes(int n) {
-      double[] a = new double[n];
-      java.util.Arrays.fill(a, 1.0);
-      return a;
-    }
+    /** Logit with full covariances: Sigma_k of the category at hand. */
+    final double[] covariance = options.link() == Link.LOGIT && !options.diagonal() ? new double[dim * dim] : null;
   }
 }

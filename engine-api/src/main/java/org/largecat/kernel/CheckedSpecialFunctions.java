@@ -21,4 +21,18 @@ final class CheckedSpecialFunctions extends SpecialFunctions {
       Agreement.require(name, f.label(), i, out[outOff + i], expected[i], Agreement.elementwise(f, expected[i]));
     }
   }
+
+  @Override
+  protected void applyPairKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] fOut, int fOutOff, double[] gOut, int gOutOff) {
+    double[] expectedF = new double[n]; // computed first: gOut may be x
+    double[] expectedG = new double[n];
+    reference.applyKernel(f, n, x, xOff, expectedF, 0);
+    reference.applyKernel(g, n, x, xOff, expectedG, 0);
+    tested.applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
+    for (int i = 0; i < n; i++) {
+      Agreement.require(name, f.label(), i, fOut[fOutOff + i], expectedF[i], Agreement.elementwise(f, expectedF[i]));
+      Agreement.require(name, g.label(), i, gOut[gOutOff + i], expectedG[i], Agreement.elementwise(g, expectedG[i]));
+    }
+  }
 }

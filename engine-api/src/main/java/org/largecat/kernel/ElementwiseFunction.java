@@ -22,6 +22,8 @@ public enum ElementwiseFunction {
   LOG1P("log1p", Math::log1p, 1e-13, 0),
   /** log sigma(x) = -log(1 + e^-x), also the logistic log-cdf. */
   LOG_SIGMOID("log-sigmoid", Logistic::logSigmoid, 1e-13, 0),
+  /** log(1 - sigma(x)) = log sigma(-x), the logistic log-survival function. */
+  LOGISTIC_LOG_SURVIVAL("logistic-logsf", x -> Logistic.logSigmoid(-x), 1e-13, 0),
   /** log(1 + e^x). */
   SOFTPLUS("softplus", Logistic::softplus, 1e-13, 0),
   /** Log-density of the standard logistic distribution. */
@@ -32,6 +34,8 @@ public enum ElementwiseFunction {
   GUMBEL_LOG_PDF("gumbel-logpdf", Gumbel::logPdf, 1e-13, 0),
   /** log Phi(x), the standard normal log-cdf. */
   NORMAL_LOG_CDF("normal-logcdf", Normal::logCdf, 1e-13, 0),
+  /** log(1 - Phi(x)) = log Phi(-x), the standard normal log-survival function. */
+  NORMAL_LOG_SURVIVAL("normal-logsf", x -> Normal.logCdf(-x), 1e-13, 0),
   /** phi(x) / Phi(x), the inverse Mills ratio. */
   NORMAL_MILLS_RATIO("normal-mills", Normal::millsRatio, 1e-13, 0),
   /** Mean of N(mu, 1) truncated to [0, inf). */

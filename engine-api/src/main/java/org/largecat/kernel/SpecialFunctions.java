@@ -17,5 +17,39 @@ public abstract class SpecialFunctions {
     applyKernel(f, n, x, xOff, out, outOff);
   }
 
+  /**
+   * Applies f and g to the same n elements of x, writing f's values to fOut and g's to gOut: the
+   * values of {@code apply(f, ...)} and {@code apply(g, ...)}, held to the same bounds, in one pass
+   * where a backend shares work between the two (log Phi and the truncated-normal mean of the probit
+   * CAVI share e^{-x^2/2} and the tail fit A2). gOut may be x itself (same offset) for an in-place
+   * update; fOut may overlap neither x nor gOut.
+   */
+  public final void applyPair(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff, double[] fOut,
+      int fOutOff, double[] gOut, int gOutOff) {
+    String op = "applyPair";
+    Checks.notNull(op, "f", f);
+    Checks.notNull(op, "g", g);
+    Checks.count(op, "n", n);
+    Checks.span(op, "x", x, xOff, n);
+    Checks.span(op, "fOut", fOut, fOutOff, n);
+    Checks.span(op, "gOut", gOut, gOutOff, n);
+    if (overlap(fOut, fOutOff, x, xOff, n) || overlap(fOut, fOutOff, gOut, gOutOff, n)) {
+      throw new IllegalArgumentException("applyPair: fOut overlaps " + (overlap(fOut, fOutOff, x, xOff, n) ? "x" : "gOut")
+          + " (only gOut may be x)");
+    }
+    applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
+  }
+
+  /** f then g, the second possibly in place; backends that share work between f and g override it. */
+  protected void applyPairKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff, double[] fOut,
+      int fOutOff, double[] gOut, int gOutOff) {
+    applyKernel(f, n, x, xOff, fOut, fOutOff);
+    applyKernel(g, n, x, xOff, gOut, gOutOff);
+  }
+
+  private static boolean overlap(double[] a, int aOff, double[] b, int bOff, int n) {
+    return a == b && n > 0 && aOff < bOff + n && bOff < aOff + n;
+  }
+
   protected abstract void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff);
 }

@@ -31,7 +31,7 @@ class CbProbabilitiesTest {
     }
     double[] cbc = new double[n * k];
     double[] cbm = new double[n * k];
-    CbProbabilities.logProbabilities(SCALAR, link, n, k, eta, cbc, cbm);
+    CbProbabilities.logProbabilities(SCALAR, link, n, k, eta, cbc, cbm, 0);
     for (int i = 0; i < n; i++) {
       double[] conditioning = new double[k];
       double[] marginal = new double[k];
@@ -70,7 +70,7 @@ class CbProbabilitiesTest {
     }
     double[] cbc = new double[eta.length];
     double[] cbm = new double[eta.length];
-    CbProbabilities.logProbabilities(SCALAR, link, rows.length, k, eta, cbc, cbm);
+    CbProbabilities.logProbabilities(SCALAR, link, rows.length, k, eta, cbc, cbm, 0);
     for (int i = 0; i < rows.length; i++) {
       double sc = 0;
       double sm = 0;

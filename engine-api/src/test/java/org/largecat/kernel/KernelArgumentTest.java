@@ -50,6 +50,16 @@ class KernelArgumentTest {
     rejects(NullPointerException.class, "apply: f is null", () -> s.apply(null, 1, x, 0, x, 0));
     rejects(IllegalArgumentException.class, "lambertw0: n = -3 is negative",
         () -> s.apply(ElementwiseFunction.LAMBERT_W0, -3, x, 0, x, 0));
+    ElementwiseFunction logCdf = ElementwiseFunction.NORMAL_LOG_CDF;
+    ElementwiseFunction mean = ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE;
+    double[] y = new double[4];
+    rejects(IllegalArgumentException.class, "applyPair: fOut overlaps x (only gOut may be x)",
+        () -> s.applyPair(logCdf, mean, 2, x, 0, x, 1, y, 0));
+    rejects(IllegalArgumentException.class, "applyPair: fOut overlaps gOut",
+        () -> s.applyPair(logCdf, mean, 2, x, 0, y, 0, y, 1));
+    rejects(IndexOutOfBoundsException.class, "applyPair: gOut has length 4 but the call reads 3 elements from offset 2",
+        () -> s.applyPair(logCdf, mean, 3, x, 0, new double[3], 0, y, 2));
+    rejects(NullPointerException.class, "applyPair: g is null", () -> s.applyPair(logCdf, null, 1, x, 0, y, 0, y, 0));
   }
 
   @Test

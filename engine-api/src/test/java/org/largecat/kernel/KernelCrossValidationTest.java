@@ -3,7 +3,9 @@ package org.largecat.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -132,6 +134,42 @@ class KernelCrossValidationTest {
         }
       }
       special.apply(f, inputs.length, inputs, 0, new double[inputs.length], 0);
+    }
+  }
+
+  /**
+   * Pairs of functions in one pass: every pair of the normal family (those a backend may fuse, same
+   * side or not), each normal function with one outside it, and one pair outside it; g in place too.
+   */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void specialFunctionPairs(Kernels k) {
+    SpecialFunctions special = k.specialFunctions();
+    SplittableRandom random = new SplittableRandom(5);
+    double[] inputs = Stream.of(
+            TestInputs.ADVERSARIAL_DOUBLES, TestInputs.uniform(random, 500, 50), TestInputs.logUniform(random, 500),
+            TestInputs.uniform(random, 200, 1e6))
+        .flatMapToDouble(Arrays::stream).toArray();
+    List<ElementwiseFunction> normal = Arrays.stream(ElementwiseFunction.values())
+        .filter(f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_")).toList();
+    List<ElementwiseFunction[]> pairs = new ArrayList<>();
+    for (ElementwiseFunction f : normal) {
+      for (ElementwiseFunction g : normal) {
+        pairs.add(new ElementwiseFunction[] {f, g});
+      }
+      pairs.add(new ElementwiseFunction[] {f, ElementwiseFunction.LOG_SIGMOID});
+    }
+    pairs.add(new ElementwiseFunction[] {ElementwiseFunction.EXP, ElementwiseFunction.LAMBERT_W0});
+    for (ElementwiseFunction[] pair : pairs) {
+      for (int n : TestInputs.LENGTHS) {
+        int off = n % 2 == 0 ? 0 : 3;
+        int start = random.nextInt(inputs.length - n);
+        double[] x = TestInputs.atOffset(Arrays.copyOfRange(inputs, start, start + n), off);
+        special.applyPair(pair[0], pair[1], n, x, off, new double[n + 1], 1, new double[n + 2], 2);
+        special.applyPair(pair[0], pair[1], n, x, off, new double[n], 0, x, off); // g in place
+      }
+      special.applyPair(pair[0], pair[1], inputs.length, inputs, 0, new double[inputs.length], 0,
+          new double[inputs.length], 0);
     }
   }
 

@@ -27,14 +27,27 @@ final class ElementwiseOracle {
   /** As above, over the rows whose input is in the region; the label names the region in the summary. */
   static double check(Kernels k, ElementwiseFunction f, String column, double contractUlps, DoublePredicate region,
       String regionLabel) {
-    OracleTable table = OracleTable.load(f.label());
+    return check(k, f, f.label(), 1, column, contractUlps, region, regionLabel);
+  }
+
+  /**
+   * f at -x against the table of a function at x, for a function defined by that reflection (log(1 -
+   * sigma(x)) = log sigma(-x)); the negation is exact, so the table's truth is f's.
+   */
+  static double checkReflected(Kernels k, ElementwiseFunction f, String tableLabel, String column, double contractUlps) {
+    return check(k, f, tableLabel, -1, column, contractUlps, x -> true, " (at -x, from " + tableLabel + ")");
+  }
+
+  private static double check(Kernels k, ElementwiseFunction f, String tableLabel, double inputSign, String column,
+      double contractUlps, DoublePredicate region, String regionLabel) {
+    OracleTable table = OracleTable.load(tableLabel);
     List<OracleTable.Row> rows = table.rows().stream().filter(r -> region.test(r.inputs()[0])).toList();
     int n = rows.size();
     int xOff = 3;
     int outOff = 1;
     double[] x = new double[xOff + n];
     for (int i = 0; i < n; i++) {
-      x[xOff + i] = rows.get(i).inputs()[0];
+      x[xOff + i] = inputSign * rows.get(i).inputs()[0];
     }
     double[] out = new double[outOff + n];
     k.specialFunctions().apply(f, n, x, xOff, out, outOff);

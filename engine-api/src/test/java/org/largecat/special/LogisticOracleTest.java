@@ -21,6 +21,12 @@ class LogisticOracleTest {
 
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void logSurvivalWithinTwoUlps(Kernels k) {
+    ElementwiseOracle.checkReflected(k, ElementwiseFunction.LOGISTIC_LOG_SURVIVAL, "log-sigmoid", "logsigmoid", 2);
+  }
+
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void softplusWithinTwoUlps(Kernels k) {
     ElementwiseOracle.check(k, ElementwiseFunction.SOFTPLUS, "softplus", 2);
   }

@@ -63,6 +63,67 @@ class NormalOracleTest {
     contract.assertMet();
   }
 
+  /** log Phi from the pair kernel the probit CAVI calls (with the truncated-normal mean in place), to the same contract. */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void logCdfPairedWithTheTruncatedMeanMeetsItsContract(Kernels k) {
+    OracleTable table = OracleTable.load("normal-logcdf");
+    int n = table.rows().size();
+    int xOff = 2;
+    double[] x = new double[xOff + n];
+    for (int i = 0; i < n; i++) {
+      x[xOff + i] = table.rows().get(i).inputs()[0];
+    }
+    double[] logCdf = new double[n + 1];
+    double[] mean = x.clone();
+    k.specialFunctions().applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+        n, mean, xOff, logCdf, 1, mean, xOff);
+    Contract contract = new Contract("normal-logcdf (paired)", k, "x", 1e-14, 0);
+    for (int i = 0; i < n; i++) {
+      OracleTable.Row row = table.rows().get(i);
+      contract.check(row.line(), x[xOff + i], logCdf[1 + i], row.outputs()[table.output("logcdf")]);
+    }
+    contract.assertMet();
+  }
+
+  /**
+   * log(1 - Phi(x)) = log Phi(-x) against the log-cdf table at -x, alone and paired with log Phi (the
+   * CB probabilities' pair, whose second output is of the other side), in both orders.
+   */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void logSurvivalMeetsItsContract(Kernels k) {
+    OracleTable table = OracleTable.load("normal-logcdf");
+    int n = table.rows().size();
+    double[] x = new double[n];
+    double[] minusX = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = table.rows().get(i).inputs()[0];
+      minusX[i] = -x[i];
+    }
+    double[] alone = new double[n];
+    double[] pairedSecond = new double[n];
+    double[] logCdfPaired = new double[n];
+    double[] other = new double[n];
+    ElementwiseFunction logCdf = ElementwiseFunction.NORMAL_LOG_CDF;
+    ElementwiseFunction logSurvival = ElementwiseFunction.NORMAL_LOG_SURVIVAL;
+    k.specialFunctions().apply(logSurvival, n, minusX, 0, alone, 0);
+    k.specialFunctions().applyPair(logCdf, logSurvival, n, minusX, 0, other, 0, pairedSecond, 0);
+    k.specialFunctions().applyPair(logSurvival, logCdf, n, x, 0, other, 0, logCdfPaired, 0);
+    Contract[] contracts = {new Contract("normal-logsf", k, "x", 1e-14, 0),
+        new Contract("normal-logsf (paired, second)", k, "x", 1e-14, 0),
+        new Contract("normal-logcdf (paired, second, after normal-logsf)", k, "x", 1e-14, 0)};
+    double[][] got = {alone, pairedSecond, logCdfPaired};
+    double[][] arguments = {minusX, minusX, x};
+    for (int c = 0; c < contracts.length; c++) {
+      for (int i = 0; i < n; i++) {
+        OracleTable.Row row = table.rows().get(i);
+        contracts[c].check(row.line(), arguments[c][i], got[c][i], row.outputs()[table.output("logcdf")]);
+      }
+      contracts[c].assertMet();
+    }
+  }
+
   /** Beyond the tables' last rows the true values are far below Double.MIN_VALUE. */
   @Test
   void farRightTailIsZero() {

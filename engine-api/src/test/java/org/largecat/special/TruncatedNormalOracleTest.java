@@ -43,6 +43,46 @@ class TruncatedNormalOracleTest {
         ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_NEGATIVE, ENTROPY_ABSOLUTE);
   }
 
+  /**
+   * The pair kernel: on [0, inf) the mean with log Phi, as the probit CAVI calls it (mean in place); on
+   * (-inf, 0) the mean with the variance. Each output held to its own contract.
+   */
+  @ParameterizedTest
+  @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
+  void pairedMomentsMeetTheirContracts(Kernels k) {
+    OracleTable table = OracleTable.load("truncnorm");
+    for (int side : new int[] {1, -1}) {
+      List<OracleTable.Row> rows = table.rows().stream().filter(r -> r.inputs()[1] == side).toList();
+      int n = rows.size();
+      double[] mu = new double[n];
+      for (int i = 0; i < n; i++) {
+        mu[i] = rows.get(i).inputs()[0];
+      }
+      double[] first = new double[n];
+      double[] mean = mu.clone();
+      ElementwiseFunction meanFunction = side == 1 ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE
+          : ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE;
+      ElementwiseFunction partner = side == 1 ? ElementwiseFunction.NORMAL_LOG_CDF
+          : ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE;
+      k.specialFunctions().applyPair(partner, meanFunction, n, mean, 0, first, 0, mean, 0);
+      NormalOracleTest.Contract meanContract = new NormalOracleTest.Contract(meanFunction.label() + " (paired)", k, "mu",
+          RELATIVE, 0);
+      NormalOracleTest.Contract varianceContract = new NormalOracleTest.Contract(partner.label() + " (paired)", k, "mu",
+          RELATIVE, 0);
+      for (int i = 0; i < n; i++) {
+        OracleTable.Row row = rows.get(i);
+        meanContract.check(row.line(), mu[i], mean[i], row.outputs()[table.output("mean")]);
+        if (side == -1) {
+          varianceContract.check(row.line(), mu[i], first[i], row.outputs()[table.output("variance")]);
+        }
+      }
+      meanContract.assertMet();
+      if (side == -1) {
+        varianceContract.assertMet();
+      }
+    }
+  }
+
   /** Each side's rows in one batched call (at an offset), checked against the column's contract. */
   private static void check(Kernels k, String column, ElementwiseFunction positive, ElementwiseFunction negative,
       double absolute) {

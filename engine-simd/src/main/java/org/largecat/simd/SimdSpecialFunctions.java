@@ -33,10 +33,11 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
  * <p>Agreement with the reference: every function keeps the bound its {@link ElementwiseFunction}
  * states (1e-13 relative, plus 1e-15 absolute for the entropies) over its whole domain, and meets the
  * reference's own contract against the oracle tables: exp and log1p within 1 ulp of the truth (the
- * Vector API's bound); log-sigmoid, softplus, the logistic log-density and the Gumbel log-cdf and
- * log-density within 2 ulp; Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi within 1e-14 and
- * phi/Phi within 1e-13 relative; the truncated-normal moments within 1e-12 relative (entropy:
- * 1e-12 |H| + 1e-15).
+ * Vector API's bound); log-sigmoid, log(1 - sigma), softplus, the logistic log-density and the
+ * Gumbel log-cdf and log-density within 2 ulp; Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi
+ * and log(1 - Phi) within 1e-14 and phi/Phi within 1e-13 relative; the truncated-normal moments
+ * within 1e-12 relative (entropy: 1e-12 |H| + 1e-15). {@link #applyPairKernel} gives each function
+ * of a pair the same values as on its own, up to rounding.
  */
 final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
@@ -49,29 +50,45 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   protected void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
     int body = D.loopBound(n);
     switch (f) {
-      case NORMAL_LOG_CDF, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
-          TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_POSITIVE,
-          TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> VectorNormal.apply(f, body, x, xOff, out, outOff);
+      case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE,
+          TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE,
+          TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE ->
+          VectorNormal.apply(f, null, body, x, xOff, out, outOff, null, 0);
       case LAMBERT_W0, WRIGHT_OMEGA -> VectorLambertW.apply(f, body, x, xOff, out, outOff);
       default -> elementary(f, body, x, xOff, out, outOff);
     }
     super.applyKernel(f, n - body, x, xOff + body, out, outOff + body);
   }
 
+  /** Two normal functions share e^{-x^2/2} and A2 in one pass; any other pair goes one by one. */
+  @Override
+  protected void applyPairKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] fOut, int fOutOff, double[] gOut, int gOutOff) {
+    if (!VectorNormal.handles(f) || !VectorNormal.handles(g)) {
+      super.applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
+      return;
+    }
+    int body = D.loopBound(n);
+    VectorNormal.apply(f, g, body, x, xOff, fOut, fOutOff, gOut, gOutOff);
+    super.applyPairKernel(f, g, n - body, x, xOff + body, fOut, fOutOff + body, gOut, gOutOff + body);
+  }
+
   /** The exp- and log-based functions on n elements, n a multiple of the lane count. */
   private static void elementary(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
-    double sign = f == ElementwiseFunction.LOG_SIGMOID ? -1 : 1; // log sigma(x) = -softplus(-x)
+    // log sigma(x) = -softplus(-x) and log(1 - sigma(x)) = -softplus(x).
+    double argumentSign = f == ElementwiseFunction.LOG_SIGMOID ? -1 : 1;
+    double resultSign = f == ElementwiseFunction.SOFTPLUS ? 1 : -1;
     for (int i = 0; i < n; i += D.length()) {
       DoubleVector x = DoubleVector.fromArray(D, in, inOff + i);
       int at = outOff + i;
       switch (f) {
         case EXP -> x.lanewise(EXP).intoArray(out, at);
         case LOG1P -> x.lanewise(LOG1P).intoArray(out, at);
-        case SOFTPLUS, LOG_SIGMOID -> {
+        case SOFTPLUS, LOG_SIGMOID, LOGISTIC_LOG_SURVIVAL -> {
           // Logistic.softplus: x + log1p(e^-x) for x > 0, log1p(e^x) otherwise, e^-|x| either way.
-          DoubleVector v = x.mul(sign);
+          DoubleVector v = x.mul(argumentSign);
           DoubleVector log = v.lanewise(ABS).neg().lanewise(EXP).lanewise(LOG1P);
-          log.blend(v.add(log), v.compare(GT, 0)).mul(sign).intoArray(out, at);
+          log.blend(v.add(log), v.compare(GT, 0)).mul(resultSign).intoArray(out, at);
         }
         case LOGISTIC_LOG_PDF -> {
           // Logistic.logPdf: -(|x| + 2 log1p(e^-|x|)).

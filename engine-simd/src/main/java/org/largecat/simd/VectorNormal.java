@@ -78,20 +78,40 @@ final class VectorNormal {
 
   private VectorNormal() {}
 
-  /**
-   * One of the normal functions ({@code NORMAL_*}, {@code TRUNCATED_NORMAL_*}) on n elements of in
-   * from inOff, n a multiple of the lane count, into out from outOff.
-   */
-  static void apply(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
-    double side = switch (f) {
-      case TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> -1;
+  /** Whether f is one of the normal functions here, and so g can share its work with it. */
+  static boolean handles(ElementwiseFunction f) {
+    return switch (f) {
+      case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL, NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+          TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_POSITIVE,
+          TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> true;
+      default -> false;
+    };
+  }
+
+  /** -1 for the functions evaluated at -x (log Q(x) = log Phi(-x), the negative truncation side), else 1. */
+  static double side(ElementwiseFunction f) {
+    return switch (f) {
+      case NORMAL_LOG_SURVIVAL, TRUNCATED_NORMAL_MEAN_NEGATIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> -1;
       default -> 1;
     };
+  }
+
+  /**
+   * One or two of the normal functions ({@code NORMAL_*}, {@code TRUNCATED_NORMAL_*}) on n elements
+   * of in from inOff, n a multiple of the lane count: f into out from outOff and, unless g is null, g
+   * into gOut from gOutOff, from one evaluation of the shared parts. Those depend on t = |x| alone, so
+   * g may be of the other {@link #side} (log Phi(x) with log Phi(-x)), except that t is clamped at
+   * 39 on f's right: a vector with a lane beyond it takes g on its own.
+   */
+  static void apply(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, int inOff, double[] out, int outOff,
+      double[] gOut, int gOutOff) {
+    double side = side(f);
+    int outputs = g == null ? 1 : 2;
     DoubleVector one = DoubleVector.broadcast(D, 1);
     for (int i = 0; i < n; i += D.length()) {
       DoubleVector x = DoubleVector.fromArray(D, in, inOff + i).mul(side);
-      VectorMask<Double> left = x.compare(LT, 0);
-      DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), left); // NaN stays NaN
+      VectorMask<Double> fLeft = x.compare(LT, 0);
+      DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), fLeft); // NaN stays NaN
       // e^{-t^2/2} with t^2/2 = hi + lo exactly and e^{-lo} = 1 - lo, as Normal.expMinusHalfSquare;
       // first, while few vectors are live across the call to the vector exp.
       DoubleVector hi = t.mul(t.mul(0.5));
@@ -141,43 +161,57 @@ final class VectorNormal {
       DoubleVector dd = t.fma(d, one); // d/R
       DoubleVector phi = e.mul(INV_SQRT_2PI);
 
-      // One store per case, so that no vector merges from the cases.
-      int at = outOff + i;
-      switch (f) {
-        case NORMAL_LOG_CDF -> {
-          // Left: -hi - (lo + log(2 pi)/2 + log(t + A1)), -Infinity once hi overflows. Right:
-          // log1p(-Q) with Q = e (R / sqrt(2 pi)).
-          DoubleVector q = d.blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, R = d/dd
-          DoubleVector log = e.mul(q.mul(INV_SQRT_2PI)).neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
-          DoubleVector leftValue = hi.neg().sub(lo.add(HALF_LOG_2PI).add(log))
-              .blend(Double.NEGATIVE_INFINITY, hi.compare(EQ, Double.POSITIVE_INFINITY));
-          log.blend(leftValue, left).intoArray(out, at);
+      // Each output from the parts above, one store per case, so that no vector merges from the cases.
+      for (int output = 0; output < outputs; output++) {
+        ElementwiseFunction function = output == 0 ? f : g;
+        double[] target = output == 0 ? out : gOut;
+        int at = (output == 0 ? outOff : gOutOff) + i;
+        // This output's argument: x, or -x for a function of the other side (a product, not a
+        // choice between vectors, so no vector merges).
+        double flip = side(function) * side;
+        if (flip < 0 && t.compare(GE, UPPER_UNDERFLOW).anyTrue()) {
+          apply(function, null, D.length(), in, inOff + i, target, at, null, 0); // reads in before g's store
+          continue;
         }
-        case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
-            TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
-          // A1 = 1/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
-          DoubleVector q = phi.mul(dd).blend(one, left).div(d.neg().fma(phi, dd).blend(d, left));
-          switch (f) {
-            // phi/Phi: t + A1 on the left.
-            case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(out, at);
-            // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
-            case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE ->
-                x.add(q).blend(q, left).mul(side).intoArray(out, at);
-            // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
-            // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
-            default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(out, at);
+        DoubleVector xo = x.mul(flip);
+        VectorMask<Double> left = xo.compare(LT, 0);
+        double outSide = side(function);
+        switch (function) {
+          case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL -> {
+            // Left: -hi - (lo + log(2 pi)/2 + log(t + A1)), -Infinity once hi overflows. Right:
+            // log1p(-Q) with Q = e (R / sqrt(2 pi)).
+            DoubleVector q = d.blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, R = d/dd
+            DoubleVector log = e.mul(q.mul(INV_SQRT_2PI)).neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
+            DoubleVector leftValue = hi.neg().sub(lo.add(HALF_LOG_2PI).add(log))
+                .blend(Double.NEGATIVE_INFINITY, hi.compare(EQ, Double.POSITIVE_INFINITY));
+            log.blend(leftValue, left).intoArray(target, at);
           }
+          case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
+              TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
+            // A1 = 1/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
+            DoubleVector q = phi.mul(dd).blend(one, left).div(d.neg().fma(phi, dd).blend(d, left));
+            switch (function) {
+              // phi/Phi: t + A1 on the left.
+              case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(target, at);
+              // A1(-mu) for mu < 0, mu + phi(mu)/Phi(mu) otherwise; negated for the negative side.
+              case TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE ->
+                  xo.add(q).blend(q, left).mul(outSide).intoArray(target, at);
+              // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
+              // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
+              default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(target, at);
+            }
+          }
+          case TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> {
+            // 1 - A1 A2/2 - log(t + A1) for mu < 0; log(2 pi e)/2 + log1p(-Q) - m lambda/2 otherwise,
+            // with Q = R phi = d phi/dd and lambda = phi/(1 - Q).
+            DoubleVector q = d.mul(phi).blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, Q = d phi/dd
+            DoubleVector log = q.neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
+            DoubleVector leftValue = one.sub(q.mul(0.5).mul(a2)).sub(log);
+            DoubleVector lambda = phi.div(one.sub(q));
+            log.add(HALF_LOG_2PI_E).sub(t.mul(0.5).mul(lambda)).blend(leftValue, left).intoArray(target, at);
+          }
+          default -> throw new IllegalArgumentException(function + " is not a normal function");
         }
-        case TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> {
-          // 1 - A1 A2/2 - log(t + A1) for mu < 0; log(2 pi e)/2 + log1p(-Q) - m lambda/2 otherwise,
-          // with Q = R phi = d phi/dd and lambda = phi/(1 - Q).
-          DoubleVector q = d.mul(phi).blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, Q = d phi/dd
-          DoubleVector log = q.neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
-          DoubleVector leftValue = one.sub(q.mul(0.5).mul(a2)).sub(log);
-          DoubleVector lambda = phi.div(one.sub(q));
-          log.add(HALF_LOG_2PI_E).sub(t.mul(0.5).mul(lambda)).blend(leftValue, left).intoArray(out, at);
-        }
-        default -> throw new IllegalArgumentException(f + " is not a normal function");
       }
     }
   }
