@@ -3,7 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,14 +15,9 @@ class CaviCommandTest {
   @TempDir
   Path dir;
 
-  private record Result(int status, String out, String err) {}
 
-  private static Result cavi(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Largecat.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun cavi(String... args) throws Exception {
+    return CommandRun.of(args);
   }
 
   private void synth(double sigmaHigh) throws Exception {
@@ -40,7 +34,7 @@ class CaviCommandTest {
   @Test
   void reportsElboPerIterationBmaWeightAndHoldoutMetrics() throws Exception {
     synth(2.0);
-    Result r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--test", dir.resolve("test.txt").toString(),
+    CommandRun r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--test", dir.resolve("test.txt").toString(),
         "--link", "probit", "--iterations", "50", "--truth", dir.resolve("truth.txt").toString());
     assertEquals(0, r.status(), r.err());
     assertTrue(r.out().contains("BMA weight on CBC: "), r.out());
@@ -51,7 +45,7 @@ class CaviCommandTest {
   @Test
   void jsonCarriesTheTraceAndEveryModel() throws Exception {
     synth(0.3);
-    Result r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--link", "logit", "--diagonal", "--json");
+    CommandRun r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--link", "logit", "--diagonal", "--json");
     assertEquals(0, r.status(), r.err());
     assertTrue(r.out().startsWith("{\"link\":\"logit\",\"diagonal\":true"), r.out());
     assertTrue(r.out().contains("\"elbo\":[") && r.out().contains("\"weightCbc\":") && r.out().contains("\"bma\":{"), r.out());
@@ -59,7 +53,7 @@ class CaviCommandTest {
 
   @Test
   void badUsageNamesTheProblem() throws Exception {
-    Result r = cavi("cavi", "--train", "x.txt", "--link", "cloglog");
+    CommandRun r = cavi("cavi", "--train", "x.txt", "--link", "cloglog");
     assertEquals(2, r.status());
     assertTrue(r.err().contains("unknown link 'cloglog'; one of probit, logit"), r.err());
     r = cavi("cavi", "--link", "probit");

@@ -3,10 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.largecat.kernel.BackendCatalog;
 import org.largecat.kernel.ElementwiseFunction;
@@ -17,19 +13,14 @@ import org.largecat.special.TruncationSide;
 
 class KernelsCommandTest {
 
-  private record Result(int status, String out, String err) {}
 
-  private static Result run(String input, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Largecat.run(args, new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun run(String input, String... args) throws Exception {
+    return CommandRun.withInput(input, args);
   }
 
   @Test
   void listingNamesEveryBackendAndAutosChoicePerFamily() throws Exception {
-    Result r = run("", "kernels");
+    CommandRun r = run("", "kernels");
     assertEquals(0, r.status(), r.err());
     for (String backend : new String[] {"native", "simd", "blas", "scalar"}) {
       assertTrue(r.out().contains("\n" + backend + " "), r.out());
@@ -41,7 +32,7 @@ class KernelsCommandTest {
 
   @Test
   void listingSaysWhatEachBackendLoaded() throws Exception {
-    Result r = run("", "kernels");
+    CommandRun r = run("", "kernels");
     assertEquals(0, r.status(), r.err());
     for (BackendCatalog.Entry e : Kernels.catalog().entries()) {
       if (e.detail() != null) {
@@ -54,7 +45,7 @@ class KernelsCommandTest {
   @Test
   void evalOnTheBlasBackendGivesTheValuesOfTheBackendItInherits() throws Exception {
     String input = "-40\n-1.5\n0.25\n700\n";
-    Result blas = run(input, "kernels", "eval", "normal-logcdf", "--backend", "blas");
+    CommandRun blas = run(input, "kernels", "eval", "normal-logcdf", "--backend", "blas");
     assertEquals(0, blas.status(), blas.err());
     assertTrue(blas.err().contains("special-functions=" + Kernels.of("auto").backendOf(KernelFamily.SPECIAL_FUNCTIONS)),
         blas.err());
@@ -72,7 +63,7 @@ class KernelsCommandTest {
       input.append(v).append('\n');
     }
     for (String[] c : cases) {
-      Result r = run(input.toString(), "kernels", "eval", c[0], "--backend", "scalar");
+      CommandRun r = run(input.toString(), "kernels", "eval", c[0], "--backend", "scalar");
       assertEquals(0, r.status(), r.err());
       String[] lines = r.out().split("\n");
       assertEquals(x.length, lines.length, r.out());
@@ -85,7 +76,7 @@ class KernelsCommandTest {
 
   @Test
   void truncnormGivesMeanVarianceEntropyPerSideInInputOrder() throws Exception {
-    Result r = run("0.5 1\n-3 -1\n2e5 -1\n", "kernels", "eval", "truncnorm");
+    CommandRun r = run("0.5 1\n-3 -1\n2e5 -1\n", "kernels", "eval", "truncnorm");
     assertEquals(0, r.status(), r.err());
     String[] lines = r.out().split("\n");
     double[][] in = {{0.5, 1}, {-3, -1}, {2e5, -1}};
@@ -100,7 +91,7 @@ class KernelsCommandTest {
   @Test
   void isgdUpdateBatchesByParametersAndKeepsInputOrder() throws Exception {
     String input = "1.5 0.5 2 0.1 1000 50\n-2 1 0.5 0.01 10 2\n0.3 0.2 1 0.1 1000 50\n";
-    Result r = run(input, "kernels", "eval", "isgd-update");
+    CommandRun r = run(input, "kernels", "eval", "isgd-update");
     assertEquals(0, r.status(), r.err());
     String[] lines = r.out().split("\n");
     assertEquals(3, lines.length);
@@ -113,7 +104,7 @@ class KernelsCommandTest {
 
   @Test
   void malformedLinesAreNamedAndNothingIsEvaluated() throws Exception {
-    Result r = run("1\n2 3\nabc\n\n1e5x\n4\n", "kernels", "eval", "pg-mean");
+    CommandRun r = run("1\n2 3\nabc\n\n1e5x\n4\n", "kernels", "eval", "pg-mean");
     assertEquals(2, r.status());
     assertEquals("", r.out());
     for (String line : new String[] {"line 2:", "line 3: 'abc'", "line 4:", "line 5: '1e5x'"}) {
@@ -124,17 +115,17 @@ class KernelsCommandTest {
 
   @Test
   void invalidParametersAreNamedByLine() throws Exception {
-    Result side = run("0.5 1\n0.5 0\n", "kernels", "eval", "truncnorm");
+    CommandRun side = run("0.5 1\n0.5 0\n", "kernels", "eval", "truncnorm");
     assertEquals(2, side.status());
     assertTrue(side.err().contains("line 2: side must be 1"), side.err());
-    Result isgd = run("1 1 1 0.1 1000 1\n", "kernels", "eval", "isgd-update");
+    CommandRun isgd = run("1 1 1 0.1 1000 1\n", "kernels", "eval", "isgd-update");
     assertEquals(2, isgd.status());
     assertTrue(isgd.err().contains("line 1: K must be"), isgd.err());
   }
 
   @Test
   void specialValuesAreAcceptedAndPrintedAsJavaDoes() throws Exception {
-    Result r = run("nan\n-inf\n+Infinity\n", "kernels", "eval", "log-sigmoid");
+    CommandRun r = run("nan\n-inf\n+Infinity\n", "kernels", "eval", "log-sigmoid");
     assertEquals(0, r.status(), r.err());
     assertEquals("NaN\n-Infinity\n0.0\n", r.out().replace("-0.0", "0.0"));
   }
@@ -142,7 +133,7 @@ class KernelsCommandTest {
   @Test
   void unknownFunctionOrBackendIsAUsageError() throws Exception {
     assertEquals(2, run("", "kernels", "eval", "erf").status());
-    Result r = run("1\n", "kernels", "eval", "pg-mean", "--backend", "gpu");
+    CommandRun r = run("1\n", "kernels", "eval", "pg-mean", "--backend", "gpu");
     assertEquals(2, r.status());
     assertTrue(r.err().contains("unknown largecat backend 'gpu'"), r.err());
     assertEquals(2, run("", "train").status());

@@ -3,10 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,19 +13,14 @@ class PrepareCommandTest {
   @TempDir
   Path dir;
 
-  private record Result(int status, String out, String err) {}
 
-  private static Result largecat(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Largecat.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun largecat(String... args) throws Exception {
+    return CommandRun.of(args);
   }
 
   @Test
   void aMissingSourceNamesThePackageAndItsInstallLine() throws Exception {
-    Result r = largecat("data", "prepare", "fashion-mnist", "--source", dir.resolve("absent").toString(),
+    CommandRun r = largecat("data", "prepare", "fashion-mnist", "--source", dir.resolve("absent").toString(),
         "--out", dir.resolve("out").toString());
     assertEquals(2, r.status());
     assertTrue(r.err().contains("no train-images-idx3-ubyte or train-images-idx3-ubyte.gz in " + dir.resolve("absent")), r.err());
@@ -42,14 +33,14 @@ class PrepareCommandTest {
         "t10k-labels-idx1-ubyte"}) {
       Files.write(dir.resolve(name), new byte[] {0, 0, 8, 1, 0, 0, 0, 1, 0});
     }
-    Result r = largecat("data", "prepare", "fashion-mnist", "--source", dir.toString(), "--out", dir.resolve("out").toString());
+    CommandRun r = largecat("data", "prepare", "fashion-mnist", "--source", dir.toString(), "--out", dir.resolve("out").toString());
     assertEquals(2, r.status());
     assertTrue(r.err().contains(dir.resolve("train-images-idx3-ubyte") + ": magic number 0x00000801 is not 0x00000803"), r.err());
   }
 
   @Test
   void anUnknownSetOrOptionIsAUsageError() throws Exception {
-    Result r = largecat("data", "prepare", "mnist", "--out", dir.toString());
+    CommandRun r = largecat("data", "prepare", "mnist", "--out", dir.toString());
     assertEquals(2, r.status());
     assertTrue(r.err().contains("unknown set 'mnist' (fashion-mnist, kjv-nextword, glass, letter or detergent)"), r.err());
     r = largecat("data", "prepare", "letter", "--seed", "3", "--out", dir.toString());

@@ -3,10 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,14 +12,9 @@ class SynthCommandTest {
   @TempDir
   Path dir;
 
-  private record Result(int status, String out, String err) {}
 
-  private static Result run(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Largecat.run(args, new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun run(String... args) throws Exception {
+    return CommandRun.of(args);
   }
 
   @Test
@@ -32,17 +23,17 @@ class SynthCommandTest {
     String truth = dir.resolve("truth.bin").toString();
     String model = dir.resolve("model.bin").toString();
     String synthetic = dir.resolve("synthetic.txt").toString();
-    Result simulate = run("synth", "simulate", "--users", "300", "--items", "5", "--choices", "3", "--latent", "2",
+    CommandRun simulate = run("synth", "simulate", "--users", "300", "--items", "5", "--choices", "3", "--latent", "2",
         "--seed", "4", "--out", real, "--truth", truth);
     assertEquals(0, simulate.status(), simulate.err());
-    Result fit = run("synth", "fit", "--data", real, "--latent", "2", "--model", model, "--iterations", "3",
+    CommandRun fit = run("synth", "fit", "--data", real, "--latent", "2", "--model", model, "--iterations", "3",
         "--threads", "2");
     assertEquals(0, fit.status(), fit.err());
     assertTrue(fit.out().contains("bound decreased 0 times"), fit.out());
-    Result generate = run("synth", "generate", "--model", model, "--users", "200", "--out", synthetic);
+    CommandRun generate = run("synth", "generate", "--model", model, "--users", "200", "--out", synthetic);
     assertEquals(0, generate.status(), generate.err());
     assertEquals(200, Files.readAllLines(Path.of(synthetic)).size());
-    Result report = run("synth", "report", "--real", real, "--synthetic", synthetic, "--json", "--truth", truth,
+    CommandRun report = run("synth", "report", "--real", real, "--synthetic", synthetic, "--json", "--truth", truth,
         "--model", model);
     assertEquals(0, report.status(), report.err());
     assertTrue(report.out().startsWith("{\"realUsers\":300,\"syntheticUsers\":200,\"items\":5,"), report.out());
@@ -53,7 +44,7 @@ class SynthCommandTest {
   void badInputIsAnErrorNamingTheFileAndLine() throws Exception {
     Path ragged = dir.resolve("ragged.txt");
     Files.writeString(ragged, "0 1 2\n1 0\n");
-    Result r = run("synth", "fit", "--data", ragged.toString(), "--latent", "2", "--model",
+    CommandRun r = run("synth", "fit", "--data", ragged.toString(), "--latent", "2", "--model",
         dir.resolve("m.bin").toString());
     assertEquals(2, r.status());
     assertTrue(r.err().contains(ragged + ":2: has 2 choices, the first line has 3"), r.err());

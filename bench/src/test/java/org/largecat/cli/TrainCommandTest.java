@@ -3,10 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,14 +13,9 @@ class TrainCommandTest {
   @TempDir
   Path dir;
 
-  private record Result(int status, String out, String err) {}
 
-  private static Result largecat(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Largecat.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun largecat(String... args) throws Exception {
+    return CommandRun.of(args);
   }
 
   private String file(String name) {
@@ -41,21 +32,21 @@ class TrainCommandTest {
   @Test
   void trainWritesAModelThatEvaluateAndPredictRead() throws Exception {
     synth();
-    Result train = largecat("train", "--train", file("train.txt"), "--test", file("test.txt"), "--method", "ar-softmax",
+    CommandRun train = largecat("train", "--train", file("train.txt"), "--test", file("test.txt"), "--method", "ar-softmax",
         "--batch", "100", "--sampled", "4", "--epochs", "10", "--threads", "2", "--model", file("m.bin"), "--json");
     assertEquals(0, train.status(), train.err());
     for (String field : new String[] {"method", "backend", "iterations", "seconds", "seconds_per_epoch", "train_bound",
         "test_loglik", "test_accuracy", "test_top5"}) {
       assertTrue(train.out().contains("\"" + field + "\": "), field + " missing: " + train.out());
     }
-    Result evaluate = largecat("evaluate", "--model", file("m.bin"), "--test", file("test.txt"), "--json");
+    CommandRun evaluate = largecat("evaluate", "--model", file("m.bin"), "--test", file("test.txt"), "--json");
     assertEquals(0, evaluate.status(), evaluate.err());
     String loglik = train.out().replaceAll("(?s).*\"test_loglik\": ([^,]+),.*", "$1");
     assertTrue(evaluate.out().contains("\"test_loglik\": " + loglik + ","), evaluate.out() + " vs " + loglik);
     double truth = Double.parseDouble(largecat("evaluate", "--model", file("train.txt.truth"), "--test", file("test.txt"),
         "--json").out().replaceAll("(?s).*\"test_loglik\": ([^,]+),.*", "$1"));
     assertTrue(Double.parseDouble(loglik) > truth - 0.1 * Math.abs(truth), loglik + " vs the generating model's " + truth);
-    Result predict = largecat("predict", "--model", file("m.bin"), "--input", file("test.txt"), "--top", "3");
+    CommandRun predict = largecat("predict", "--model", file("m.bin"), "--input", file("test.txt"), "--top", "3");
     assertEquals(0, predict.status(), predict.err());
     String[] lines = predict.out().split("\n");
     assertEquals(1000, lines.length);
@@ -67,7 +58,7 @@ class TrainCommandTest {
     synth();
     for (String method : new String[] {"ar-softmax", "ar-probit", "ar-logistic", "ove", "exact-softmax"}) {
       for (String sampling : new String[] {"per-example", "shared"}) {
-        Result r = largecat("train", "--train", file("train.txt"), "--method", method, "--batch", "200", "--sampled", "4",
+        CommandRun r = largecat("train", "--train", file("train.txt"), "--method", method, "--batch", "200", "--sampled", "4",
             "--iterations", "20", "--sampling", sampling, "--json");
         assertEquals(0, r.status(), method + " " + sampling + ": " + r.err());
         assertTrue(r.out().contains("\"method\": \"" + method + "\""), r.out());
@@ -78,14 +69,14 @@ class TrainCommandTest {
   @Test
   void badInputIsRefusedWithTheFileLineAndReason() throws Exception {
     Files.writeString(dir.resolve("bad.txt"), "2 3 2\n0 1:0.5\n1 7:1\n");
-    Result r = largecat("train", "--train", file("bad.txt"), "--method", "ove");
+    CommandRun r = largecat("train", "--train", file("bad.txt"), "--method", "ove");
     assertEquals(2, r.status());
     assertTrue(r.err().contains(file("bad.txt") + ":3: feature index 7 is beyond D = 3"), r.err());
-    Result usage = largecat("train", "--train", file("bad.txt"), "--method", "nonsense");
+    CommandRun usage = largecat("train", "--train", file("bad.txt"), "--method", "nonsense");
     assertEquals(2, usage.status());
     assertTrue(usage.err().contains("unknown method 'nonsense'"), usage.err());
     Files.write(dir.resolve("m.bin"), new byte[] {1, 2, 3});
-    Result model = largecat("evaluate", "--model", file("m.bin"), "--test", file("bad.txt"));
+    CommandRun model = largecat("evaluate", "--model", file("m.bin"), "--test", file("bad.txt"));
     assertEquals(2, model.status());
     assertTrue(model.err().contains("cannot load model"), model.err());
   }
