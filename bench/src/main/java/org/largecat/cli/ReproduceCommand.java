@@ -5,41 +5,58 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.largecat.experiments.ArReal;
-import org.largecat.experiments.ArSynthetic;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import org.largecat.experiments.Experiment;
+import org.largecat.experiments.ExperimentResult;
+import org.largecat.experiments.ExperimentSettings;
 import org.largecat.experiments.ResultTable;
+import org.largecat.train.Sampling;
 
 /** {@code largecat reproduce NAME}: runs one of the papers' experiments end to end and prints ours beside the paper's. */
 final class ReproduceCommand {
   static final String USAGE = """
-             largecat reproduce ar-synthetic [--iterations T] [--quick] [--threads N] [--out DIR]
-                                                       A&R §4.1: bound and probability error of A&R vs OVE on the
-                                                       K = 10⁴ toy set (paper: 5·10⁵ iterations; --quick: 2·10⁴)
-             largecat reproduce ar-real [--data DIR] [--quick] [--threads N] [--out DIR]
-                                                       A&R Tables 2–3 on fashion-mnist and kjv-nextword as prepared
-                                                       by 'largecat data prepare NAME --out DIR/NAME' (DIR: data)
-      """;
+             largecat reproduce NAME [--quick] [--threads N] [--out DIR] [--data DIR] [--sampling per-example|shared]
+                                [--iterations T]
+                                                       run an experiment: its tables (printed, CSV, JSON) and figures
+                                                       (PNG, SVG) go to DIR (results/NAME); real sets are read from
+                                                       --data (data/), as 'largecat data prepare NAME --out data/NAME'
+                                                       writes them; --iterations overrides the experiment's count
+      """ + Arrays.stream(Experiment.values())
+          .map(e -> String.format("               %-16s %s%n", e.label(), e.summary()))
+          .collect(Collectors.joining());
 
   private ReproduceCommand() {}
 
   static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
     if (rest.length == 0) {
-      throw new Largecat.UsageException("reproduce: expected an experiment name: ar-synthetic or ar-real");
+      throw new Largecat.UsageException("reproduce: expected an experiment name, one of "
+          + Arrays.stream(Experiment.values()).map(Experiment::label).collect(Collectors.joining(", ")));
     }
-    String name = rest[0];
-    CommandLine args = new CommandLine("reproduce " + name, Arrays.copyOfRange(rest, 1, rest.length),
-        name.equals("ar-real") ? List.of("--data", "--threads", "--out") : List.of("--iterations", "--threads", "--out"),
-        List.of("--quick"));
-    int threads = args.integer("--threads", Runtime.getRuntime().availableProcessors(), 1);
-    Path outDir = Path.of(args.string("--out", "results/" + name));
-    ResultTable table = switch (name) {
-      case "ar-synthetic" -> ArSynthetic.run(args.integer("--iterations", args.has("--quick") ? 20_000 : 500_000, 1),
-          threads, err);
-      case "ar-real" -> ArReal.run(Path.of(args.string("--data", "data")), args.has("--quick"), threads, outDir, err);
-      default -> throw new Largecat.UsageException("reproduce: unknown experiment '" + name + "' (ar-synthetic or ar-real)");
-    };
-    table.print(out);
-    err.println("reproduce " + name + ": table written to " + table.write(outDir));
+    Experiment experiment;
+    try {
+      experiment = Experiment.byLabel(rest[0]);
+    } catch (IllegalArgumentException e) {
+      throw new Largecat.UsageException("reproduce: " + e.getMessage());
+    }
+    CommandLine args = new CommandLine("reproduce " + experiment.label(), Arrays.copyOfRange(rest, 1, rest.length),
+        List.of("--threads", "--out", "--data", "--sampling", "--iterations"), List.of("--quick"));
+    ExperimentSettings settings = new ExperimentSettings(args.has("--quick"),
+        args.integer("--threads", Runtime.getRuntime().availableProcessors(), 1),
+        Path.of(args.string("--out", "results/" + experiment.label())), Path.of(args.string("--data", "data")),
+        Sampling.byLabel(args.string("--sampling", Sampling.PER_EXAMPLE.label())),
+        args.has("--iterations") ? OptionalInt.of(args.integer("--iterations", 0, 1)) : OptionalInt.empty(), err);
+    ExperimentResult result = experiment.run(settings);
+    for (ResultTable table : result.tables()) {
+      out.println();
+      out.println(table.name() + ":");
+      table.print(out);
+    }
+    if (!result.figures().isEmpty()) {
+      out.println();
+      out.println("figures:");
+      result.figures().forEach(f -> out.println("  " + f));
+    }
     return 0;
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,18 +45,22 @@ public final class ArReal {
 
   private ArReal() {}
 
-  /** Runs both sets; writes Figure 2's bound-against-time plot per set into {@code plotDir}. */
-  public static ResultTable run(Path dataDir, boolean quick, int threads, Path plotDir, PrintStream err) throws IOException {
+  /** Runs both sets; draws Figure 2, the bound against time, per set. */
+  static ExperimentResult run(ExperimentSettings settings) throws IOException {
     ResultTable table = new ResultTable("ar-real", List.of("dataset", "method", "iterations", "seconds_per_epoch",
         "test_loglik", "test_accuracy", "test_examples", "paper_seconds_per_epoch", "paper_test_loglik",
         "paper_test_accuracy"));
-    run(table, dataDir.resolve("fashion-mnist"), "fashion-mnist", 1, quick ? 3_000 : 35_000, true, threads, plotDir, err);
-    run(table, dataDir.resolve("kjv-nextword"), "kjv-nextword", 100, quick ? 1_000 : 20_000, false, threads, plotDir, err);
-    return table;
+    List<Path> figures = new ArrayList<>();
+    figures.addAll(run(table, "fashion-mnist", 1, settings.iterations(35_000, 3_000), true, settings));
+    figures.addAll(run(table, "kjv-nextword", 100, settings.iterations(20_000, 1_000), false, settings));
+    return new ExperimentResult(List.of(table), figures);
   }
 
-  private static void run(ResultTable table, Path dir, String name, int sampled, int iterations, boolean mnist,
-      int threads, Path plotDir, PrintStream err) throws IOException {
+  private static List<Path> run(ResultTable table, String name, int sampled, int iterations, boolean mnist,
+      ExperimentSettings settings) throws IOException {
+    Path dir = settings.data().resolve(name);
+    PrintStream err = settings.err();
+    int threads = settings.threads();
     Path trainFile = dir.resolve("train.txt");
     if (!Files.exists(trainFile)) {
       throw new IOException(trainFile + " is missing: run 'largecat data prepare " + name + " --out " + dir + "' first");
@@ -75,7 +80,8 @@ public final class ArReal {
     Map<String, double[][]> bounds = new LinkedHashMap<>();
     for (int m = 0; m < METHODS.length; m++) {
       Method method = METHODS[m];
-      TrainingOptions options = TrainingOptions.defaults(method).withBatch(500, sampled).withThreads(threads);
+      TrainingOptions options = TrainingOptions.defaults(method).withBatch(500, sampled).withThreads(threads)
+          .withSampling(settings.sampling());
       int steps = !mnist && method == Method.EXACT_SOFTMAX ? iterations / 10 : iterations;
       LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
       SampledTrainer.initialise(model, options);
@@ -94,8 +100,8 @@ public final class ArReal {
       table.add(name, method.label(), steps, run.secondsPerEpoch(), r.meanLogLikelihood(), r.accuracy(), r.examples(),
           paper[0], paper[1], paper[2]);
     }
-    err.println("ar-real " + name + ": Figure 2 in " + Plots.lines(name + ": bound on the training log-likelihood (A&R Figure 2)",
-        "seconds", "bound (mean over the last epoch)", bounds, plotDir.resolve("ar-real-" + name)));
+    return Plots.lines(name + ": bound on the training log-likelihood (A&R Figure 2)", "seconds",
+        "bound (mean over the last epoch)", bounds, settings.out().resolve("ar-real-" + name));
   }
 
   private static Dataset dense(Dataset data) {

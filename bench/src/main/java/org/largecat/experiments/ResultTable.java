@@ -19,6 +19,11 @@ public final class ResultTable {
     this.columns = List.copyOf(columns);
   }
 
+  /** The table's name: its files are NAME.csv and NAME.json. */
+  public String name() {
+    return name;
+  }
+
   /** Adds a row: one value per column; doubles print with 4 significant digits, null and NaN (no figure) as '-'. */
   public void add(Object... values) {
     if (values.length != columns.size()) {

@@ -1,0 +1,57 @@
+package org.largecat.experiments;
+
+import java.io.IOException;
+import org.largecat.Labelled;
+
+/** The experiments of {@code largecat reproduce}, by name: each runs end to end and puts the paper's figures beside ours. */
+public enum Experiment implements Labelled {
+  AR_SYNTHETIC("ar-synthetic", "A&R §4.1: bound and probability error of A&R vs OVE on the K = 10⁴ toy set",
+      ArSynthetic::run),
+  AR_REAL("ar-real", "A&R Tables 2–3, Figure 2: exact, OVE, A&R softmax / probit / logistic on fashion-mnist and kjv-nextword",
+      ArReal::run);
+
+  /** Runs one experiment: writes its tables and figures under {@link ExperimentSettings#out()}. */
+  @FunctionalInterface
+  interface Runner {
+    ExperimentResult run(ExperimentSettings settings) throws IOException;
+  }
+
+  private final String label;
+  private final String summary;
+  private final Runner runner;
+
+  Experiment(String label, String summary, Runner runner) {
+    this.label = label;
+    this.summary = summary;
+    this.runner = runner;
+  }
+
+  @Override
+  public String label() {
+    return label;
+  }
+
+  /** One line on what it reproduces. */
+  public String summary() {
+    return summary;
+  }
+
+  /** Runs it and writes every table as CSV and JSON into {@code settings.out()}. */
+  public ExperimentResult run(ExperimentSettings settings) throws IOException {
+    ExperimentResult result = produce(settings);
+    for (ResultTable table : result.tables()) {
+      settings.err().println("reproduce " + label + ": " + table.write(settings.out()));
+    }
+    return result;
+  }
+
+  /** Runs it, writing its figures but not its tables: a part of a larger experiment. */
+  ExperimentResult produce(ExperimentSettings settings) throws IOException {
+    return runner.run(settings);
+  }
+
+  /** Returns the experiment with this command-line name. */
+  public static Experiment byLabel(String label) {
+    return Labelled.byLabel(Experiment.class, label, "experiment");
+  }
+}
