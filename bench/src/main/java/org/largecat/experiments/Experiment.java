@@ -8,7 +8,11 @@ public enum Experiment implements Labelled {
   AR_SYNTHETIC("ar-synthetic", "A&R §4.1: bound and probability error of A&R vs OVE on the K = 10⁴ toy set",
       ArSynthetic::run),
   AR_REAL("ar-real", "A&R Tables 2–3, Figure 2: exact, OVE, A&R softmax / probit / logistic on fashion-mnist and kjv-nextword",
-      ArReal::run);
+      ArReal::run),
+  AR_LINEAR("ar-linear", "A&R Tables 2–3 in shape on generated linear softmax data with known truth (K = 200)",
+      ArReal::linear),
+  QUICK("quick", "the quick forms of every experiment that runs on generated data: a few minutes, no dataset needed",
+      QuickTour::run);
 
   /** Runs one experiment: writes its tables and figures under {@link ExperimentSettings#out()}. */
   @FunctionalInterface

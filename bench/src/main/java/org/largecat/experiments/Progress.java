@@ -17,7 +17,7 @@ import org.largecat.train.TrainingRun;
  */
 public final class Progress implements TrainingRun.Progress {
   /** How often {@link TrainingRun} reports, so the trace has enough points. */
-  static final double REPORT_SECONDS = 0.25;
+  static final double REPORT_SECONDS = 0.1;
   private static final double PRINT_SECONDS = 30;
 
   private final PrintStream err;
