@@ -8,7 +8,9 @@ public enum Experiment implements Labelled {
   AR_SYNTHETIC("ar-synthetic", "A&R §4.1: bound and probability error of A&R vs OVE on the K = 10⁴ toy set",
       ArSynthetic::run),
   AR_REAL("ar-real", "A&R Tables 2–3, Figure 2: exact, OVE, A&R softmax / probit / logistic on fashion-mnist and kjv-nextword",
-      ArReal::run);
+      ArReal::run),
+  SYNTH_FIDELITY("synth-fidelity", "Synthetic-data paper, model (1): fidelity of synthetic users (marginal TV, Cramér's V,"
+      + " Σ shrinkage) from vem, laplace, importance and beta-prior (§5.4) fits", SynthFidelity::run);
 
   /** Runs one experiment: writes its tables and figures under {@link ExperimentSettings#out()}. */
   @FunctionalInterface
