@@ -15,7 +15,8 @@ package org.largecat.synth;
  * <pre>
  *   ∂h/∂λ = (ψ + λw) / D                       (so ∂f/∂λ = f (ψ + λw) / D, as the paper's D^(3/2) form says)
  *   ∂h/∂v = w / (2D) + (ψ + λw)² / (2D²)        (the paper's ∂g/∂v numerator has λ² where ψ² belongs:
- *                                                ψ²D + (ψ²v + 2ψλ + λ²w) w = (ψ + λw)²)
+ *                                                ψ²D + (ψ²v + 2ψλ + λ²w) w = (ψ + λw)²; and its ∂f/∂v
+ *                                                divides f ∂g/∂v by 2: ∂f/∂v = f (∂g/∂v + w / (2D)))
  *   ∂²h/∂λ² = w / D,   ∂²h/∂λ∂v = w (ψ + λw) / D²,   ∂²h/∂v² = w² / (2D²) + w (ψ + λw)² / D³.
  * </pre>
  *

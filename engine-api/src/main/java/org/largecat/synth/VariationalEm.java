@@ -41,15 +41,14 @@ public final class VariationalEm {
 
     /**
      * Draws per user for the B-step when none are asked for: none for vem (the ζ bound, so the bound
-     * never decreases); 8 for laplace (§5.1 estimates E_q log b from one draw; 8 cut its noise); 16
+     * never decreases) and beta-prior (exact in q(β)); 8 for laplace (§5.1 estimates E_q log b from one draw; 8 cut its noise); 16
      * importance samples.
      */
     public int defaultSamples() {
       return switch (this) {
-        case VEM -> 0;
+        case VEM, BETA_PRIOR -> 0;
         case LAPLACE -> 8;
         case IMPORTANCE -> 16;
-        case BETA_PRIOR -> 0;
       };
     }
 
