@@ -1,5 +1,6 @@
 package org.largecat.experiments;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ final class SynthFidelity {
   private SynthFidelity() {}
 
   /** Full: U = 5,000, I = 20, K = 5, d = 3, up to 200 EM iterations; quick: U = 1,000, I = 10, up to 30. */
-  static ExperimentResult run(ExperimentSettings settings) throws java.io.IOException {
+  static ExperimentResult run(ExperimentSettings settings) throws IOException {
     boolean quick = settings.quick();
     int users = quick ? 1_000 : 5_000;
     int items = quick ? 10 : 20;
