@@ -21,13 +21,6 @@ import org.largecat.synth.VariationalEm;
  * (or Laplace), generate synthetic users from a fitted model, and report how faithful they are.
  */
 final class SynthCommand {
-  /**
-   * Draws per user for the B-step: none for vem (the ζ bound, so the bound never decreases); 8 for
-   * laplace (§5.1 estimates E_q log b from one draw; 8 cut its noise); 16 importance samples.
-   */
-  private static final Map<VariationalEm.Method, Integer> DEFAULT_SAMPLES = Map.of(VariationalEm.Method.VEM, 0,
-      VariationalEm.Method.LAPLACE, 8, VariationalEm.Method.IMPORTANCE, 16);
-
   private SynthCommand() {}
 
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws InterruptedException {
@@ -79,9 +72,9 @@ final class SynthCommand {
         o.has("threads") ? o.positive("threads") : Runtime.getRuntime().availableProcessors(),
         o.has("iterations") ? o.positive("iterations") : 200, o.doubleValue("tolerance", 1e-6),
         o.longValue("seed", 1), o.has("embedding-steps") ? o.positive("embedding-steps") : 3, o.has("samples") ? o.positive("samples")
-        : DEFAULT_SAMPLES.get(method));
+        : method.defaultSamples());
     out.printf(Locale.ROOT, "fitting %d users x %d items, K = %d, d = %d, method %s, %d threads%n", data.users(),
-        data.items(), data.choiceCount(), options.latent(), options.method().name().toLowerCase(Locale.ROOT),
+        data.items(), data.choiceCount(), options.latent(), options.method().label(),
         options.threads());
     out.printf("%5s %22s %10s %10s%n", "iter", "bound", "E-step s", "M-step s");
     long start = System.nanoTime();
@@ -90,19 +83,11 @@ final class SynthCommand {
         "%5d %22.6f %10.3f %10.3f%n", it.number(), it.bound(), it.eStepSeconds(), it.mStepSeconds()));
     double seconds = (System.nanoTime() - start) * 1e-9;
     List<VariationalEm.Iteration> iterations = result.iterations();
-    int decreases = 0;
-    double largestDrop = 0;
-    for (int t = 1; t < iterations.size(); t++) {
-      double change = iterations.get(t).bound() - iterations.get(t - 1).bound();
-      if (change < 0) {
-        decreases++;
-        largestDrop = Math.max(largestDrop, -change);
-      }
-    }
+    int decreases = result.boundDecreases();
     result.model().save(o.path("model"));
     out.printf(Locale.ROOT, "%d iterations in %.1f s (%.2f s per iteration); bound %.6f; bound decreased %d times"
         + "%s%n", iterations.size(), seconds, seconds / iterations.size(), iterations.getLast().bound(), decreases,
-        decreases > 0 ? String.format(Locale.ROOT, " (largest drop %.3g)", largestDrop) : "");
+        decreases > 0 ? String.format(Locale.ROOT, " (largest drop %.3g)", result.largestBoundDrop()) : "");
     out.println("wrote " + o.path("model"));
     return 0;
   }

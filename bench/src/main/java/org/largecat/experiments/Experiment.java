@@ -11,6 +11,8 @@ public enum Experiment implements Labelled {
       ArReal::run),
   AR_LINEAR("ar-linear", "A&R Tables 2–3 in shape on generated linear softmax data with known truth (K = 200)",
       ArReal::linear),
+  SYNTH_FIDELITY("synth-fidelity", "Synthetic-data paper, model (1): fidelity of synthetic users (marginal TV, Cramér's V,"
+      + " Σ shrinkage) from vem, laplace, importance and beta-prior (§5.4) fits", SynthFidelity::run),
   QUICK("quick", "the quick forms of every experiment that runs on generated data: a few minutes, no dataset needed",
       QuickTour::run);
 

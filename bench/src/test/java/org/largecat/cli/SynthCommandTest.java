@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +42,64 @@ class SynthCommandTest {
     assertEquals(0, report.status(), report.err());
     assertTrue(report.out().startsWith("{\"realUsers\":300,\"syntheticUsers\":200,\"items\":5,"), report.out());
     assertTrue(report.out().contains("\"sigmaRecovery\":{\"traceRatio\":"), report.out());
+  }
+
+  @Test
+  void betaPriorFitsWithANonDecreasingBound() throws Exception {
+    String real = dir.resolve("real.txt").toString();
+    assertEquals(0, run("synth", "simulate", "--users", "200", "--items", "4", "--choices", "3", "--latent", "2",
+        "--seed", "5", "--out", real).status());
+    CommandRun fit = run("synth", "fit", "--data", real, "--latent", "2", "--method", "beta-prior", "--model",
+        dir.resolve("model.bin").toString(), "--iterations", "5", "--threads", "2");
+    assertEquals(0, fit.status(), fit.err());
+    assertTrue(fit.out().contains("method beta-prior") && fit.out().contains("bound decreased 0 times"), fit.out());
+    CommandRun refused = run("synth", "fit", "--data", real, "--latent", "2", "--method", "beta-prior", "--samples",
+        "4", "--model", dir.resolve("m.bin").toString());
+    assertEquals(2, refused.status());
+    assertTrue(refused.err().contains("--samples does not apply to --method beta-prior"), refused.err());
+  }
+
+  /** One row of a ResultTable's JSON, column name to value text (quotes stripped). */
+  private static Map<String, String> row(String json, String method) {
+    Matcher line = Pattern.compile("\\{\"method\": \"" + Pattern.quote(method) + "[^}]*\\}").matcher(json);
+    assertTrue(line.find(), method + " missing from " + json);
+    Map<String, String> values = new HashMap<>();
+    Matcher field = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[^,}]+)").matcher(line.group());
+    while (field.find()) {
+      values.put(field.group(1), field.group(2).replace("\"", ""));
+    }
+    return values;
+  }
+
+  @Test
+  void reproduceSynthFidelityReportsEveryMethodAndTheFloor() throws Exception {
+    Path out = dir.resolve("results");
+    CommandRun r = run("reproduce", "synth-fidelity", "--quick", "--iterations", "3", "--threads", "2", "--out",
+        out.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("synth-fidelity:"), r.out());
+    String json = Files.readString(out.resolve("synth-fidelity.json"));
+    for (String method : new String[] {"vem", "laplace", "importance", "beta-prior", "floor"}) {
+      Map<String, String> row = row(json, method);
+      double maxTv = Double.parseDouble(row.get("max_tv"));
+      double meanTv = Double.parseDouble(row.get("mean_tv"));
+      assertTrue(0 < meanTv && meanTv <= maxTv && maxTv < 0.5, method + ": " + row);
+      assertTrue(Double.parseDouble(row.get("mean_abs_dV")) <= Double.parseDouble(row.get("max_abs_dV")),
+          method + ": " + row);
+      if (!method.equals("floor")) {
+        assertEquals("3", row.get("iterations"), method + ": " + row);
+        double ratio = Double.parseDouble(row.get("sigma_trace_ratio"));
+        assertTrue(ratio > 0 && ratio < 2, method + ": " + row);
+      }
+    }
+    // Bound guarantees: vem and beta-prior never decrease; the floor (U = 1,000 against 10,000 draws of
+    // the truth, K = 5) sits at sampling noise.
+    assertEquals("0", row(json, "vem").get("bound_decreases"));
+    assertEquals("0", row(json, "beta-prior").get("bound_decreases"));
+    assertTrue(Double.parseDouble(row(json, "floor").get("max_tv")) < 0.06, json);
+    for (String figure : new String[] {"synth-fidelity-cramers-v.png", "synth-fidelity-tv.png"}) {
+      assertTrue(Files.size(out.resolve(figure)) > 10_000, figure);
+    }
   }
 
   @Test

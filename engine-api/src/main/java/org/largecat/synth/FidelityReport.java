@@ -48,6 +48,11 @@ public final class FidelityReport {
         cramersV(synthetic, choiceCount));
   }
 
+  /** The number of items compared. */
+  public int items() {
+    return items;
+  }
+
   /** Total-variation distance between the item's marginals. */
   public double marginalDistance(int item) {
     return marginalDistance[item];
@@ -59,6 +64,11 @@ public final class FidelityReport {
       max = Math.max(max, v);
     }
     return max;
+  }
+
+  /** Mean over items of the marginals' total-variation distance. */
+  public double meanMarginalDistance() {
+    return mean(marginalDistance);
   }
 
   /** Cramér's V of items i and j in the real data. */

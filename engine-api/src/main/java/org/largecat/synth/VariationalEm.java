@@ -18,6 +18,7 @@ import org.largecat.kernel.Kernels;
  * items spread over the same pool. Every user's and every item's result depends only on the seed, never
  * on which thread ran it, so a fit is reproducible for any thread count. With {@link Method#VEM} the
  * bound (the sum of the users' L_u plus the log prior of B) never decreases across iterations.
+ * {@link Method#BETA_PRIOR} fits §5.4's model with a prior on B instead ({@link BetaPriorEm}).
  */
 public final class VariationalEm {
   /** How q(z_u) is found in the E-step. */
@@ -30,17 +31,41 @@ public final class VariationalEm {
      * Monte Carlo EM: the Laplace q as an importance-sampling proposal, the E-step's moments and the
      * B-step weighted by p(x_u, z) / q(z); corrects q's bias at the cost of S draws per user.
      */
-    IMPORTANCE;
+    IMPORTANCE,
+    /**
+     * §5.4: a N(0, γ² I) prior on every β_ik and a Gaussian q(β_ik) beside q(z_u), both diagonal,
+     * E_q exp(z'β) by the moment-generating function of §5.4.3 ({@link BetaPriorEm}); the bound never
+     * decreases.
+     */
+    BETA_PRIOR;
 
-    /** The method named {@code vem}, {@code laplace} or {@code importance}. */
-    public static Method parse(String name) {
-      return switch (name) {
-        case "vem" -> VEM;
-        case "laplace" -> LAPLACE;
-        case "importance" -> IMPORTANCE;
-        default -> throw new IllegalArgumentException("--method must be vem, laplace or importance, got '" + name
-            + "'");
+    /**
+     * Draws per user for the B-step when none are asked for: none for vem (the ζ bound, so the bound
+     * never decreases) and beta-prior (exact in q(β)); 8 for laplace (§5.1 estimates E_q log b from one draw; 8 cut its noise); 16
+     * importance samples.
+     */
+    public int defaultSamples() {
+      return switch (this) {
+        case VEM, BETA_PRIOR -> 0;
+        case LAPLACE -> 8;
+        case IMPORTANCE -> 16;
       };
+    }
+
+    /** The method's command-line name. */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The method whose {@link #label} is {@code name}: vem, laplace, importance or beta-prior. */
+    public static Method parse(String name) {
+      for (Method method : values()) {
+        if (method.label().equals(name)) {
+          return method;
+        }
+      }
+      throw new IllegalArgumentException("--method must be vem, laplace, importance or beta-prior, got '" + name
+          + "'");
     }
   }
 
@@ -55,13 +80,17 @@ public final class VariationalEm {
       int embeddingSteps, int embeddingSamples) {
     public Options {
       int fewest = switch (method) {
-        case VEM -> 0;
+        case VEM, BETA_PRIOR -> 0;
         case LAPLACE -> 1;
         case IMPORTANCE -> 2;
       };
+      if (method == Method.BETA_PRIOR && embeddingSamples != 0) {
+        throw new IllegalArgumentException("--samples does not apply to --method beta-prior (its bound is exact in"
+            + " q(β), §5.4.3), got " + embeddingSamples);
+      }
       if (embeddingSamples < fewest) {
         throw new IllegalArgumentException("--samples must be >= " + fewest + " with --method "
-            + method.name().toLowerCase(java.util.Locale.ROOT) + ", got " + embeddingSamples
+            + method.label() + ", got " + embeddingSamples
             + (method == Method.LAPLACE ? " (the B-step on the ζ bound needs a diagonal V; §5.1 uses draws of q)" : ""));
       }
       if (latent < 1) {
@@ -89,7 +118,34 @@ public final class VariationalEm {
   public record Iteration(int number, double bound, double eStepSeconds, double mStepSeconds) {}
 
   /** The fitted model, the iterations, and the final q(z_u): λ (U x d) and V (U x d x d). */
-  public record Result(SynthModel model, List<Iteration> iterations, double[] lambda, double[] covariance) {}
+  public record Result(SynthModel model, List<Iteration> iterations, double[] lambda, double[] covariance) {
+    /** How many iterations ended with a lower bound than the one before. */
+    public int boundDecreases() {
+      int decreases = 0;
+      for (int t = 1; t < iterations.size(); t++) {
+        decreases += iterations.get(t).bound() < iterations.get(t - 1).bound() ? 1 : 0;
+      }
+      return decreases;
+    }
+
+    /** The largest fall of the bound from one iteration to the next (0 when it never fell). */
+    public double largestBoundDrop() {
+      double largest = 0;
+      for (int t = 1; t < iterations.size(); t++) {
+        largest = Math.max(largest, iterations.get(t - 1).bound() - iterations.get(t).bound());
+      }
+      return largest;
+    }
+
+    /** Wall time of all iterations' E- and M-steps, in seconds. */
+    public double seconds() {
+      double total = 0;
+      for (Iteration iteration : iterations) {
+        total += iteration.eStepSeconds() + iteration.mStepSeconds();
+      }
+      return total;
+    }
+  }
 
   private static final double USER_TOLERANCE = 1e-10;
   private static final double EMBEDDING_TOLERANCE = 1e-9;
@@ -103,6 +159,31 @@ public final class VariationalEm {
    */
   public static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress)
       throws InterruptedException {
+    int items = data.items();
+    int choiceCount = data.choiceCount();
+    int d = options.latent();
+    if (initial != null && (initial.items() != items || initial.choiceCount() != choiceCount
+        || initial.latent() != d)) {
+      throw new IllegalArgumentException("the initial model has items=" + initial.items() + " choices="
+          + initial.choiceCount() + " latent=" + initial.latent() + ", the data and options need items=" + items
+          + " choices=" + choiceCount + " latent=" + d);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(options.threads(), runnable -> {
+      Thread thread = new Thread(runnable, "largecat-synth");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      return options.method() == Method.BETA_PRIOR
+          ? BetaPriorEm.fit(data, options, initial, progress, pool, Kernels.get().matrixOps())
+          : fit(data, options, initial, progress, pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress,
+      ExecutorService pool) throws InterruptedException {
     int users = data.users();
     int items = data.items();
     int choiceCount = data.choiceCount();
@@ -116,11 +197,6 @@ public final class VariationalEm {
       embeddings[j] = random.nextGaussian();
     }
     if (initial != null) {
-      if (initial.items() != items || initial.choiceCount() != choiceCount || initial.latent() != d) {
-        throw new IllegalArgumentException("the initial model has items=" + initial.items() + " choices="
-            + initial.choiceCount() + " latent=" + initial.latent() + ", the data and options need items=" + items
-            + " choices=" + choiceCount + " latent=" + d);
-      }
       System.arraycopy(initial.mean(), 0, mean, 0, d);
       System.arraycopy(initial.covariance(), 0, covariance, 0, d * d);
       System.arraycopy(initial.embeddings(), 0, embeddings, 0, embeddings.length);
@@ -151,55 +227,46 @@ public final class VariationalEm {
     PosteriorPoints posteriorPoints = samples > 0 ? new PosteriorPoints(points, d, samples, pointWeights)
         : new PosteriorPoints(meanAndVariance, 2 * d, 1, null);
     List<Iteration> iterations = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
-      Thread thread = new Thread(runnable, "largecat-synth");
-      thread.setDaemon(true);
-      return thread;
-    });
-    try {
-      double previous = Double.NEGATIVE_INFINITY;
-      for (int t = 1; t <= options.maxIterations(); t++) {
-        long start = System.nanoTime();
-        ModelParameters parameters = new ModelParameters(items, choiceCount, d, mean.clone(), covariance.clone(),
-            embeddings.clone(), kernels.matrixOps());
-        parallel(pool, threads, (users + USERS_PER_TASK - 1) / USERS_PER_TASK, (worker, task) -> {
-          UserPosterior posterior = posteriors[worker];
-          int end = Math.min(users, (task + 1) * USERS_PER_TASK);
-          for (int u = task * USERS_PER_TASK; u < end; u++) {
-            userBound[u] = laplace ? posterior.fitLaplace(parameters, data, u, lambda, userCovariance)
-                : posterior.fitVariational(parameters, data, u, lambda, userCovariance);
-            if (importance) {
-              userBound[u] = posterior.importanceSample(parameters, data, u, lambda, userCovariance, noise, samples,
-                  points, pointWeights);
-            } else if (samples > 0) {
-              posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
-            } else {
-              for (int s = 0; s < d; s++) {
-                meanAndVariance[u * 2 * d + s] = lambda[u * d + s];
-                meanAndVariance[u * 2 * d + d + s] = userCovariance[u * d * d + s * d + s];
-              }
+    double previous = Double.NEGATIVE_INFINITY;
+    for (int t = 1; t <= options.maxIterations(); t++) {
+      long start = System.nanoTime();
+      ModelParameters parameters = new ModelParameters(items, choiceCount, d, mean.clone(), covariance.clone(),
+          embeddings.clone(), kernels.matrixOps());
+      parallel(pool, threads, (users + USERS_PER_TASK - 1) / USERS_PER_TASK, (worker, task) -> {
+        UserPosterior posterior = posteriors[worker];
+        int end = Math.min(users, (task + 1) * USERS_PER_TASK);
+        for (int u = task * USERS_PER_TASK; u < end; u++) {
+          userBound[u] = laplace ? posterior.fitLaplace(parameters, data, u, lambda, userCovariance)
+              : posterior.fitVariational(parameters, data, u, lambda, userCovariance);
+          if (importance) {
+            userBound[u] = posterior.importanceSample(parameters, data, u, lambda, userCovariance, noise, samples,
+                points, pointWeights);
+          } else if (samples > 0) {
+            posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
+          } else {
+            for (int s = 0; s < d; s++) {
+              meanAndVariance[u * 2 * d + s] = lambda[u * d + s];
+              meanAndVariance[u * 2 * d + d + s] = userCovariance[u * d * d + s * d + s];
             }
           }
-        });
-        double bound = sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
-        long afterEStep = System.nanoTime();
-        boolean converged = t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
-        if (!converged && t < options.maxIterations()) {
-          updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
-          parallel(pool, threads, items, (worker, item) ->
-              updates[worker].update(item, embeddings, data, posteriorPoints));
         }
-        Iteration iteration = new Iteration(t, bound, (afterEStep - start) * 1e-9,
-            (System.nanoTime() - afterEStep) * 1e-9);
-        iterations.add(iteration);
-        progress.accept(iteration);
-        previous = bound;
-        if (converged) {
-          break;
-        }
+      });
+      double bound = sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
+      long afterEStep = System.nanoTime();
+      boolean converged = t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
+      if (!converged && t < options.maxIterations()) {
+        updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
+        parallel(pool, threads, items, (worker, item) ->
+            updates[worker].update(item, embeddings, data, posteriorPoints));
       }
-    } finally {
-      pool.shutdownNow();
+      Iteration iteration = new Iteration(t, bound, (afterEStep - start) * 1e-9,
+          (System.nanoTime() - afterEStep) * 1e-9);
+      iterations.add(iteration);
+      progress.accept(iteration);
+      previous = bound;
+      if (converged) {
+        break;
+      }
     }
     SynthModel model = new SynthModel(items, choiceCount, d, mean, covariance, embeddings);
     return new Result(model, iterations, lambda, userCovariance);
@@ -235,12 +302,12 @@ public final class VariationalEm {
   }
 
   /** A unit of parallel work: task number {@code task}, run by worker {@code worker} (its workspace). */
-  private interface Task {
+  interface Task {
     void run(int worker, int task);
   }
 
   /** Runs tasks 0..count-1 on {@code threads} workers of the pool, each worker pulling the next task. */
-  private static void parallel(ExecutorService pool, int threads, int count, Task task) throws InterruptedException {
+  static void parallel(ExecutorService pool, int threads, int count, Task task) throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
     List<Future<?>> futures = new ArrayList<>(threads);
     for (int w = 0; w < threads; w++) {
@@ -264,7 +331,7 @@ public final class VariationalEm {
     }
   }
 
-  private static double sum(double[] values) {
+  static double sum(double[] values) {
     double total = 0;
     for (double v : values) {
       total += v;
