@@ -30,6 +30,16 @@ public final class Agreement {
     return f.relativeTolerance() * Math.max(Math.abs(ref), Double.MIN_NORMAL) + f.absoluteTolerance();
   }
 
+  /** Bound for a float exponential, 2 float ulps; subnormals at the scale of the smallest normal float. */
+  public static double floatExp(double ref) {
+    return 2 * FLOAT_UNIT * Math.max(Math.abs(ref), Float.MIN_NORMAL);
+  }
+
+  /** Bound for a double sum of n float exponentials, each within 2 float ulps: the terms' error and the sum's. */
+  public static double sumOfFloatExps(int n, double ref) {
+    return 2 * FLOAT_UNIT * Math.abs(ref) + sum(n, Math.abs(ref), DOUBLE_UNIT);
+  }
+
   /** Bound for a sum of n terms whose absolute values sum to magnitude, in the given unit. */
   public static double sum(int n, double magnitude, double unit) {
     return (n + 2) * unit * magnitude;

@@ -159,6 +159,24 @@ final class CheckedVectorOps extends VectorOps {
     return got;
   }
 
+  @Override
+  protected void expKernel(int n, float[] x, int xOff, float[] out, int outOff) {
+    float[] expected = new float[n];
+    reference.expKernel(n, x, xOff, expected, 0);
+    tested.expKernel(n, x, xOff, out, outOff);
+    for (int i = 0; i < n; i++) {
+      Agreement.require(name, "exp", i, out[outOff + i], expected[i], Agreement.floatExp(expected[i]));
+    }
+  }
+
+  @Override
+  protected double sumExpKernel(int n, float[] v, int vOff, float shift) {
+    double got = tested.sumExpKernel(n, v, vOff, shift);
+    double ref = reference.sumExpKernel(n, v, vOff, shift);
+    Agreement.require(name, "sumExp", -1, got, ref, Agreement.sumOfFloatExps(n, ref));
+    return got;
+  }
+
   private void compareMatrix(String op, float[] got, float[] expected, float[] before, double[] change) {
     for (int i = 0; i < got.length; i++) {
       Agreement.require(name, op, i, got[i], expected[i], Agreement.update(before[i], change[i], Agreement.FLOAT_UNIT));

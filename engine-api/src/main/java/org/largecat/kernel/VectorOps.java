@@ -125,6 +125,28 @@ public abstract class VectorOps {
     return sumExpKernel(n, v, vOff, shift);
   }
 
+  /**
+   * out[i] = e^{x[i]} over n floats: within 2 float ulps of the exact value, +Inf above about 88.72, 0
+   * below about -103.97, NaN for NaN; a backend may compute in float. In place when out is x.
+   */
+  public final void exp(int n, float[] x, int xOff, float[] out, int outOff) {
+    Checks.count("exp", "n", n);
+    Checks.span("exp", "x", x, xOff, n);
+    Checks.span("exp", "out", out, outOff, n);
+    expKernel(n, x, xOff, out, outOff);
+  }
+
+  /**
+   * Returns the sum of e^{v[i] - shift} over n floats, accumulated in double. Each term is the float
+   * exponential of the float difference (as a float score makes it), so a term beyond float range is
+   * +Inf; each is within 2 float ulps, and a backend may form them in float.
+   */
+  public final double sumExp(int n, float[] v, int vOff, float shift) {
+    Checks.count("sumExp", "n", n);
+    Checks.span("sumExp", "v", v, vOff, n);
+    return sumExpKernel(n, v, vOff, shift);
+  }
+
   private static void checkRows(String op, float[] w, int k, int d, int[] rows, int rowsOff, int count) {
     Checks.positive(op, "k", k);
     Checks.positive(op, "d", d);
@@ -169,4 +191,8 @@ public abstract class VectorOps {
   protected abstract double maxKernel(int n, double[] v, int vOff);
 
   protected abstract double sumExpKernel(int n, double[] v, int vOff, double shift);
+
+  protected abstract void expKernel(int n, float[] x, int xOff, float[] out, int outOff);
+
+  protected abstract double sumExpKernel(int n, float[] v, int vOff, float shift);
 }

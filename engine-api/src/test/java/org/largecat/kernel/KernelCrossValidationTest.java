@@ -73,6 +73,27 @@ class KernelCrossValidationTest {
         }
       }
     }
+    for (int n : TestInputs.LENGTHS) {
+      for (int off : TestInputs.OFFSETS) {
+        for (float scale : new float[] {1, 30, 120}) {
+          float[] v = TestInputs.atOffset(TestInputs.uniformFloats(random, n), off);
+          for (int i = 0; i < v.length; i++) {
+            v[i] *= scale;
+          }
+          ops.sumExp(n, v, off, 0f);
+          ops.sumExp(n, v, off, (float) ops.max(n, toDoubles(v), off));
+          ops.exp(n, v, off, new float[n + 1], 1);
+          TestInputs.sprinkle(random, v);
+          ops.sumExp(n, v, off, 1.5f);
+          ops.exp(n, v, off, v, off); // in place
+        }
+      }
+    }
+    for (float special : TestInputs.ADVERSARIAL_FLOATS) {
+      float[] f = {1, special, -2, -special};
+      ops.exp(4, f, 0, new float[4], 0);
+      ops.sumExp(4, f, 0, 0.5f);
+    }
     for (double special : TestInputs.ADVERSARIAL_DOUBLES) {
       double[] v = {1, special, -2};
       ops.logSumExp(3, v, 0);
@@ -83,6 +104,14 @@ class KernelCrossValidationTest {
     assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(2, allMinusInfinity, 0));
     assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(0, allMinusInfinity, 0));
     assertEquals(1000 + Math.log(2), ops.logSumExp(2, new double[] {1000, 1000}, 0), 1e-12);
+  }
+
+  private static double[] toDoubles(float[] v) {
+    double[] d = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      d[i] = v[i];
+    }
+    return d;
   }
 
   @ParameterizedTest

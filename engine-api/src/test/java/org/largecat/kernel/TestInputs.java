@@ -23,7 +23,8 @@ public final class TestInputs {
 
   public static final float[] ADVERSARIAL_FLOATS = {
       0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.POSITIVE_INFINITY,
-      Float.NEGATIVE_INFINITY, Float.NaN, Float.MAX_VALUE, -Float.MAX_VALUE, 1e30f, -1e30f, 1e-30f, 1f, -1f};
+      Float.NEGATIVE_INFINITY, Float.NaN, Float.MAX_VALUE, -Float.MAX_VALUE, 1e30f, -1e30f, 1e-30f, 1f, -1f,
+      88.72f, 88.73f, -87.34f, -103.97f, -104f, 40f, -40f}; // about where e^x overflows, goes subnormal, underflows
 
   private TestInputs() {}
 

@@ -125,4 +125,20 @@ public class ScalarVectorOps extends VectorOps {
     }
     return sum;
   }
+
+  @Override
+  protected void expKernel(int n, float[] x, int xOff, float[] out, int outOff) {
+    for (int i = 0; i < n; i++) {
+      out[outOff + i] = (float) Math.exp(x[xOff + i]);
+    }
+  }
+
+  @Override
+  protected double sumExpKernel(int n, float[] v, int vOff, float shift) {
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += (float) Math.exp(v[vOff + i] - shift);
+    }
+    return sum;
+  }
 }
