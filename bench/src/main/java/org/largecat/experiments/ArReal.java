@@ -2,7 +2,6 @@ package org.largecat.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,11 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.largecat.data.Dataset;
-import org.largecat.data.DatasetReader;
 import org.largecat.data.Preprocessing;
-import org.largecat.data.ReadOptions;
-import org.largecat.data.SparseFeatures;
-import org.largecat.data.TextFormat;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -58,19 +53,14 @@ public final class ArReal {
 
   private static List<Path> run(ResultTable table, String name, int sampled, int iterations, boolean mnist,
       ExperimentSettings settings) throws IOException {
-    Path dir = settings.data().resolve(name);
     PrintStream err = settings.err();
     int threads = settings.threads();
-    Path trainFile = dir.resolve("train.txt");
-    if (!Files.exists(trainFile)) {
-      throw new IOException(trainFile + " is missing: run 'largecat data prepare " + name + " --out " + dir + "' first");
-    }
-    ReadOptions format = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
-    Dataset train = DatasetReader.read(trainFile, format);
-    Dataset test = DatasetReader.read(dir.resolve("test.txt"), format.withShape(train.columns(), train.classes()));
+    Dataset[] sets = PreparedSets.read(settings.data(), name);
+    Dataset train = sets[0];
+    Dataset test = sets[1];
     test = Preprocessing.dropUnseenClasses(train, test);
     if (mnist) {
-      Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(dense(train), dense(test));
+      Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(PreparedSets.dense(train), PreparedSets.dense(test));
       train = scaled[0];
       test = scaled[1];
     }
@@ -102,9 +92,5 @@ public final class ArReal {
     }
     return Plots.lines(name + ": bound on the training log-likelihood (A&R Figure 2)", "seconds",
         "bound (mean over the last epoch)", bounds, settings.out().resolve("ar-real-" + name));
-  }
-
-  private static Dataset dense(Dataset data) {
-    return data.features() instanceof SparseFeatures s ? new Dataset(s.toDense(), data.labels(), data.classes()) : data;
   }
 }

@@ -8,7 +8,13 @@ public enum Experiment implements Labelled {
   AR_SYNTHETIC("ar-synthetic", "A&R §4.1: bound and probability error of A&R vs OVE on the K = 10⁴ toy set",
       ArSynthetic::run),
   AR_REAL("ar-real", "A&R Tables 2–3, Figure 2: exact, OVE, A&R softmax / probit / logistic on fashion-mnist and kjv-nextword",
-      ArReal::run);
+      ArReal::run),
+  CB_BMA("cb-bma", "CB Table G.1, Figure 1: BMA weight on CBC and mean KL to the truth of CBC / CBM / BMA on App. G.1.1 data",
+      CbBma::run),
+  CB_TIME("cb-time", "CB Figure 3: holdout log-likelihood and accuracy against training time, IB-CAVI vs softmax ML, on detergent, glass, letter and simulated data",
+      CbTime::run),
+  CB_GLASS("cb-glass", "CB Table G.3: glass identification, 10 random 90/10 splits, IB-CAVI CBC / CBM probit and logit",
+      CbGlass::run);
 
   /** Runs one experiment: writes its tables and figures under {@link ExperimentSettings#out()}. */
   @FunctionalInterface

@@ -3,6 +3,7 @@ package org.largecat.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
@@ -16,20 +17,64 @@ public final class Plots {
   private Plots() {}
 
   /**
-   * Draws one line per series (x values, y values) and writes {@code base}.png and {@code base}.svg;
-   * returns their paths.
+   * One chart: one line per series (x values, y values).
+   *
+   * @param logX a logarithmic x axis (every x must then be positive)
+   * @param markers a marker at every point, for series of a few points each
    */
+  public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, boolean logX,
+      boolean markers) {
+
+    /** Plain lines on linear axes. */
+    public Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series) {
+      this(title, xLabel, yLabel, series, false, false);
+    }
+  }
+
+  /** Draws one chart and writes {@code base}.png and {@code base}.svg; returns their paths. */
   public static List<Path> lines(String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
       throws IOException {
+    return panels(List.of(new Panel(title, xLabel, yLabel, series)), 1, base);
+  }
+
+  /**
+   * Draws the panels in a grid of {@code rows} rows, filled row by row, into {@code base}.png, and each
+   * panel into an SVG of its own ({@code base}.svg for a single panel, else {@code base}-1.svg, ...);
+   * returns their paths.
+   */
+  public static List<Path> panels(List<Panel> panels, int rows, Path base) throws IOException {
     System.setProperty("java.awt.headless", "true");
     Files.createDirectories(base.toAbsolutePath().getParent());
-    XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
-    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-    for (Map.Entry<String, double[][]> e : series.entrySet()) {
-      chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.NONE);
+    int columns = (panels.size() + rows - 1) / rows;
+    List<XYChart> charts = new ArrayList<>();
+    for (Panel panel : panels) {
+      XYChart chart = new XYChartBuilder().width(columns == 1 ? 800 : 560).height(rows == 1 ? 500 : 420)
+          .title(panel.title()).xAxisTitle(panel.xLabel()).yAxisTitle(panel.yLabel()).build();
+      chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+      chart.getStyler().setXAxisLogarithmic(panel.logX());
+      for (Map.Entry<String, double[][]> e : panel.series().entrySet()) {
+        if (e.getValue()[0].length == 0) {
+          continue; // XChart rejects an empty series; a series without points has nothing to draw
+        }
+        var line = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+        if (!panel.markers()) {
+          line.setMarker(SeriesMarkers.NONE);
+        }
+      }
+      charts.add(chart);
     }
-    BitmapEncoder.saveBitmap(chart, base.toString(), BitmapEncoder.BitmapFormat.PNG);
-    VectorGraphicsEncoder.saveVectorGraphic(chart, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-    return List.of(Path.of(base + ".png"), Path.of(base + ".svg"));
+    List<Path> files = new ArrayList<>();
+    if (charts.size() == 1) {
+      BitmapEncoder.saveBitmap(charts.get(0), base.toString(), BitmapEncoder.BitmapFormat.PNG);
+    } else {
+      BitmapEncoder.saveBitmap(charts, rows, columns, base.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+    files.add(Path.of(base + ".png"));
+    for (int i = 0; i < charts.size(); i++) {
+      String svg = charts.size() == 1 ? base.toString() : base + "-" + (i + 1);
+      VectorGraphicsEncoder.saveVectorGraphic(charts.get(i), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      files.add(Path.of(svg + ".svg"));
+    }
+    return files;
   }
 }
