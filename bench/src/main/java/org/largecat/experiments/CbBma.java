@@ -176,7 +176,7 @@ public final class CbBma {
       series.put("BMA", points(line, c -> logit.get(c).klBma()));
       series.put("paper BMA (Table G.1)", points(line, c -> paper(c) == null ? Double.NaN : paper(c)[7]));
       panels.add(new Plots.Panel(String.format(java.util.Locale.ROOT, "K = 3, M = 6, sigma_high = %.1f (Figure 1)",
-          sigma), "N (log scale)", "mean KL(true || predicted), test set", series, true, true));
+          sigma), "N (log scale)", "mean KL(true || predicted), test set", series, true, true, null));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-figure1"));
   }
@@ -199,7 +199,7 @@ public final class CbBma {
         }
       }
       panels.add(new Plots.Panel(String.format(java.util.Locale.ROOT, "BMA weight on CBC, sigma_high = %.1f", sigma),
-          "N (log scale)", "w_CBC (mean over seeds)", series, true, true));
+          "N (log scale)", "w_CBC (mean over seeds)", series, true, true, null));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-weight"));
   }

@@ -85,9 +85,9 @@ public final class CbTime {
       fits.put("softmax ML (exact full-batch)", seconds -> softmax(problem, seconds, threads, kernels));
       Map<String, List<Point>> traces = new LinkedHashMap<>();
       for (Map.Entry<String, Fit> fit : fits.entrySet()) {
-        double warmUp = Math.min(WARM_UP_SECONDS, problem.seconds());
-        for (long start = System.nanoTime(), end = start + (long) (warmUp * 1e9); System.nanoTime() < end; ) {
-          fit.getValue().run((end - System.nanoTime()) * 1e-9);
+        long warmedUp = System.nanoTime() + (long) (Math.min(WARM_UP_SECONDS, problem.seconds()) * 1e9);
+        while (System.nanoTime() < warmedUp) {
+          fit.getValue().run((warmedUp - System.nanoTime()) * 1e-9);
         }
         traces.put(fit.getKey(), fit.getValue().run(problem.seconds()));
       }
@@ -110,9 +110,9 @@ public final class CbTime {
           problem.train().classes(), problem.train().columns(), problem.train().rows() + problem.test().rows());
       figures.addAll(Plots.panels(List.of(
           new Plots.Panel(shape + ": holdout log-likelihood (Figure 3)", "training seconds (log scale)",
-              "mean holdout log-likelihood", logLikelihood, true, false),
+              "mean holdout log-likelihood", logLikelihood, true, false, "0.###"),
           new Plots.Panel(shape + ": holdout accuracy", "training seconds (log scale)", "holdout accuracy", accuracy,
-              true, false)), 2, settings.out().resolve("cb-time-" + problem.name())));
+              true, false, "0.###")), 2, settings.out().resolve("cb-time-" + problem.name())));
     }
     return ExperimentResult.of(table, figures);
   }
@@ -169,12 +169,17 @@ public final class CbTime {
     return trace;
   }
 
+  /** The exact-softmax trainer on the whole training set at every step, with the adaptive step at rho0 = {@value #SOFTMAX_RHO0}. */
+  static TrainingOptions fullBatchSoftmax(Dataset train, int threads) {
+    return TrainingOptions.defaults(Method.EXACT_SOFTMAX).withBatch(train.rows(), 1).withThreads(threads)
+        .withStepSize(new StepSizeSchedule.Adaptive(SOFTMAX_RHO0, 0.9, 2000, 0.1));
+  }
+
   /** Softmax maximum likelihood, evaluated after iterations 1, 2, 3, 4, 6, 8, ... (x 1.25) until the budget is spent. */
   private static List<Point> softmax(Problem problem, double budget, int threads, Kernels kernels) {
     Dataset train = problem.train();
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, train.classes(), train.columns());
-    TrainingOptions options = TrainingOptions.defaults(Method.EXACT_SOFTMAX).withBatch(train.rows(), 1)
-        .withThreads(threads).withStepSize(new StepSizeSchedule.Adaptive(SOFTMAX_RHO0, 0.9, 2000, 0.1));
+    TrainingOptions options = fullBatchSoftmax(train, threads);
     List<Point> trace = new ArrayList<>();
     double trained = 0;
     int done = 0;

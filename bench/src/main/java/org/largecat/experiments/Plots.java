@@ -21,13 +21,15 @@ public final class Plots {
    *
    * @param logX a logarithmic x axis (every x must then be positive)
    * @param markers a marker at every point, for series of a few points each
+   * @param yPattern a {@link java.text.DecimalFormat} pattern for the y ticks, or null for XChart's choice
+   *     (which prints every digit of values such as 12/22)
    */
   public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, boolean logX,
-      boolean markers) {
+      boolean markers, String yPattern) {
 
     /** Plain lines on linear axes. */
     public Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series) {
-      this(title, xLabel, yLabel, series, false, false);
+      this(title, xLabel, yLabel, series, false, false, null);
     }
   }
 
@@ -52,6 +54,9 @@ public final class Plots {
           .title(panel.title()).xAxisTitle(panel.xLabel()).yAxisTitle(panel.yLabel()).build();
       chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
       chart.getStyler().setXAxisLogarithmic(panel.logX());
+      if (panel.yPattern() != null) {
+        chart.getStyler().setYAxisDecimalPattern(panel.yPattern());
+      }
       for (Map.Entry<String, double[][]> e : panel.series().entrySet()) {
         if (e.getValue()[0].length == 0) {
           continue; // XChart rejects an empty series; a series without points has nothing to draw

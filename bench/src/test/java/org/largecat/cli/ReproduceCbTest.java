@@ -109,7 +109,8 @@ class ReproduceCbTest {
     CommandRun r = CommandRun.of("reproduce", "cb-glass", "--quick", "--data", data.toString(), "--out", out.toString());
     assertEquals(0, r.status(), r.err());
     List<Map<String, String>> rows = table(out.resolve("cb-glass.csv"));
-    assertEquals(List.of("CBC-logit", "CBM-logit", "CBC-probit", "CBM-probit"), rows.stream().map(m -> m.get("model")).toList());
+    assertEquals(List.of("CBC-logit", "CBM-logit", "CBC-probit", "CBM-probit", "softmax"),
+        rows.stream().map(m -> m.get("model")).toList());
     for (int link = 0; link < 2; link++) {
       Map<String, String> cbc = rows.get(2 * link);
       Map<String, String> cbm = rows.get(2 * link + 1);
