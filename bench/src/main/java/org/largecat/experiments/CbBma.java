@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
@@ -175,7 +177,7 @@ public final class CbBma {
       series.put("CBM-logit", points(line, c -> logit.get(c).klCbm()));
       series.put("BMA", points(line, c -> logit.get(c).klBma()));
       series.put("paper BMA (Table G.1)", points(line, c -> paper(c) == null ? Double.NaN : paper(c)[7]));
-      panels.add(new Plots.Panel(String.format(java.util.Locale.ROOT, "K = 3, M = 6, sigma_high = %.1f (Figure 1)",
+      panels.add(new Plots.Panel(String.format(Locale.ROOT, "K = 3, M = 6, sigma_high = %.1f (Figure 1)",
           sigma), "N (log scale)", "mean KL(true || predicted), test set", series, true, true, null));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-figure1"));
@@ -198,14 +200,14 @@ public final class CbBma {
           }
         }
       }
-      panels.add(new Plots.Panel(String.format(java.util.Locale.ROOT, "BMA weight on CBC, sigma_high = %.1f", sigma),
+      panels.add(new Plots.Panel(String.format(Locale.ROOT, "BMA weight on CBC, sigma_high = %.1f", sigma),
           "N (log scale)", "w_CBC (mean over seeds)", series, true, true, null));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-weight"));
   }
 
   /** (N, value) for the cells in order, dropping cells without a value. */
-  private static double[][] points(List<Cell> line, java.util.function.ToDoubleFunction<Cell> value) {
+  private static double[][] points(List<Cell> line, ToDoubleFunction<Cell> value) {
     List<double[]> xy = new ArrayList<>();
     for (Cell c : line) {
       double v = value.applyAsDouble(c);

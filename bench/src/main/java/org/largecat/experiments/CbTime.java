@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.largecat.cb.CaviOptions;
@@ -106,7 +107,7 @@ public final class CbTime {
         err.printf("  cb-time %s %s: %d iterations, %.2f s, holdout log-lik %.4f, accuracy %.4f%n", problem.name(),
             e.getKey(), last.iterations(), last.seconds(), last.logLikelihood(), last.accuracy());
       }
-      String shape = String.format(java.util.Locale.ROOT, "%s (K = %d, M = %d, N = %d)", problem.name(),
+      String shape = String.format(Locale.ROOT, "%s (K = %d, M = %d, N = %d)", problem.name(),
           problem.train().classes(), problem.train().columns(), problem.train().rows() + problem.test().rows());
       figures.addAll(Plots.panels(List.of(
           new Plots.Panel(shape + ": holdout log-likelihood (Figure 3)", "training seconds (log scale)",
