@@ -2,7 +2,6 @@ package org.largecat.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,13 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.largecat.data.Dataset;
-import org.largecat.data.DatasetReader;
 import org.largecat.data.Preprocessing;
-import org.largecat.data.ReadOptions;
-import org.largecat.data.SparseFeatures;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
-import org.largecat.data.TextFormat;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -68,7 +63,8 @@ public final class ArReal {
     ResultTable table = new ResultTable("ar-real", COLUMNS);
     List<Path> figures = new ArrayList<>();
     Dataset[] fashion = read(settings, "fashion-mnist");
-    Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(dense(fashion[0]), dense(fashion[1]));
+    Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(PreparedSets.dense(fashion[0]),
+        PreparedSets.dense(fashion[1]));
     int fashionIterations = settings.iterations(35_000, 3_000);
     figures.addAll(compare(table, new ComparisonSet("fashion-mnist", scaled[0], scaled[1], 1, fashionIterations,
         fashionIterations, Integer.MAX_VALUE, PAPER_MNIST), settings));
@@ -139,18 +135,7 @@ public final class ArReal {
 
   /** The prepared train and test sets, the test set without classes the training set lacks. */
   private static Dataset[] read(ExperimentSettings settings, String name) throws IOException {
-    Path dir = settings.data().resolve(name);
-    Path trainFile = dir.resolve("train.txt");
-    if (!Files.exists(trainFile)) {
-      throw new IOException(trainFile + " is missing: run 'largecat data prepare " + name + " --out " + dir + "' first");
-    }
-    ReadOptions format = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
-    Dataset train = DatasetReader.read(trainFile, format);
-    Dataset test = DatasetReader.read(dir.resolve("test.txt"), format.withShape(train.columns(), train.classes()));
-    return new Dataset[] {train, Preprocessing.dropUnseenClasses(train, test)};
-  }
-
-  private static Dataset dense(Dataset data) {
-    return data.features() instanceof SparseFeatures s ? new Dataset(s.toDense(), data.labels(), data.classes()) : data;
+    Dataset[] set = PreparedSets.read(settings.data(), name);
+    return new Dataset[] {set[0], Preprocessing.dropUnseenClasses(set[0], set[1])};
   }
 }

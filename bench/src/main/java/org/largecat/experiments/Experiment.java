@@ -11,6 +11,13 @@ public enum Experiment implements Labelled {
       ArReal::run),
   AR_LINEAR("ar-linear", "A&R Tables 2–3 in shape on generated linear softmax data with known truth (K = 200)",
       ArReal::linear),
+  CB_BMA("cb-bma", "CB Table G.1, Figure 1: BMA weight on CBC and mean KL to the truth of CBC / CBM / BMA on App. G.1.1 data",
+      CbBma::run),
+  CB_TIME("cb-time", "CB Figure 3: holdout log-likelihood and accuracy against time, IB-CAVI vs softmax ML"
+      + " (detergent, glass, letter, simulated)",
+      CbTime::run),
+  CB_GLASS("cb-glass", "CB Table G.3: glass identification, 10 random 90/10 splits, IB-CAVI CBC / CBM probit and logit",
+      CbGlass::run),
   SYNTH_FIDELITY("synth-fidelity", "Synthetic-data paper, model (1): fidelity of synthetic users (marginal TV, Cramér's V,"
       + " Σ shrinkage) from vem, laplace, importance and beta-prior (§5.4) fits", SynthFidelity::run),
   QUICK("quick", "the quick forms of every experiment that runs on generated data: a few minutes, no dataset needed",

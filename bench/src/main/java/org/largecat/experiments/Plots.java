@@ -3,6 +3,7 @@ package org.largecat.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
@@ -17,16 +18,61 @@ public final class Plots {
   private Plots() {}
 
   /**
-   * Draws one line per series (x values, y values) and writes {@code base}.png and {@code base}.svg;
-   * returns their paths.
+   * One chart: one line per series (x values, y values).
+   *
+   * @param logX a logarithmic x axis (every x must then be positive)
+   * @param markers a marker at every point, for series of a few points each
+   * @param yPattern a {@link java.text.DecimalFormat} pattern for the y ticks, or null for XChart's choice
+   *     (which prints every digit of values such as 12/22)
    */
+  public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, boolean logX,
+      boolean markers, String yPattern) {
+
+    /** Plain lines on linear axes. */
+    public Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series) {
+      this(title, xLabel, yLabel, series, false, false, null);
+    }
+  }
+
+  /** Draws one chart and writes {@code base}.png and {@code base}.svg; returns their paths. */
   public static List<Path> lines(String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
       throws IOException {
-    XYChart chart = chart(title, xLabel, yLabel);
-    for (Map.Entry<String, double[][]> e : series.entrySet()) {
-      chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.NONE);
+    return panels(List.of(new Panel(title, xLabel, yLabel, series)), 1, base);
+  }
+
+  /**
+   * Draws the panels in a grid of {@code rows} rows, filled row by row, into {@code base}.png, and each
+   * panel into an SVG of its own ({@code base}.svg for a single panel, else {@code base}-1.svg, ...);
+   * returns their paths.
+   */
+  public static List<Path> panels(List<Panel> panels, int rows, Path base) throws IOException {
+    int columns = (panels.size() + rows - 1) / rows;
+    List<XYChart> charts = new ArrayList<>();
+    for (Panel panel : panels) {
+      XYChart chart = chart(panel, columns == 1 ? 800 : 560, rows == 1 ? 500 : 420);
+      for (Map.Entry<String, double[][]> e : panel.series().entrySet()) {
+        if (e.getValue()[0].length == 0) {
+          continue; // XChart rejects an empty series; a series without points has nothing to draw
+        }
+        var line = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+        if (!panel.markers()) {
+          line.setMarker(SeriesMarkers.NONE);
+        }
+      }
+      charts.add(chart);
     }
-    return write(chart, base);
+    if (charts.size() == 1) {
+      return write(charts.get(0), base);
+    }
+    Files.createDirectories(base.toAbsolutePath().getParent());
+    BitmapEncoder.saveBitmap(charts, rows, columns, base.toString(), BitmapEncoder.BitmapFormat.PNG);
+    List<Path> files = new ArrayList<>(List.of(Path.of(base + ".png")));
+    for (int i = 0; i < charts.size(); i++) {
+      String svg = base + "-" + (i + 1);
+      VectorGraphicsEncoder.saveVectorGraphic(charts.get(i), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      files.add(Path.of(svg + ".svg"));
+    }
+    return files;
   }
 
   /**
@@ -35,7 +81,7 @@ public final class Plots {
    */
   public static List<Path> scatter(String title, String xLabel, String yLabel, Map<String, double[][]> series,
       boolean diagonal, Path base) throws IOException {
-    XYChart chart = chart(title, xLabel, yLabel);
+    XYChart chart = chart(new Panel(title, xLabel, yLabel, series), 800, 500);
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
     for (Map.Entry<String, double[][]> e : series.entrySet()) {
@@ -55,10 +101,16 @@ public final class Plots {
     return write(chart, base);
   }
 
-  private static XYChart chart(String title, String xLabel, String yLabel) {
+  /** An empty chart with the panel's title, axes and tick format. */
+  private static XYChart chart(Panel panel, int width, int height) {
     System.setProperty("java.awt.headless", "true");
-    XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+    XYChart chart = new XYChartBuilder().width(width).height(height).title(panel.title()).xAxisTitle(panel.xLabel())
+        .yAxisTitle(panel.yLabel()).build();
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setXAxisLogarithmic(panel.logX());
+    if (panel.yPattern() != null) {
+      chart.getStyler().setYAxisDecimalPattern(panel.yPattern());
+    }
     return chart;
   }
 

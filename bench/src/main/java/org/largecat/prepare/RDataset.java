@@ -135,7 +135,7 @@ public enum RDataset {
   }
 
   /** Both sets with each column centred and scaled by the training set's mean and sample standard deviation. */
-  static Dataset[] zTransform(Dataset train, Dataset test) {
+  public static Dataset[] zTransform(Dataset train, Dataset test) {
     DenseFeatures x = (DenseFeatures) train.features();
     int d = x.columns();
     double[] mean = new double[d];

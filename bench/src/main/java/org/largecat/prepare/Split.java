@@ -5,10 +5,10 @@ import java.util.SplittableRandom;
 import org.largecat.data.Dataset;
 
 /** Which rows of a source go to the training set and which to the test set; both in source order. */
-record Split(int[] train, int[] test) {
+public record Split(int[] train, int[] test) {
 
   /** The first {@code rows - testRows} rows train, the last {@code testRows} test. */
-  static Split tail(int rows, int testRows) {
+  public static Split tail(int rows, int testRows) {
     if (testRows < 1 || testRows >= rows) {
       throw new IllegalArgumentException("cannot hold out " + testRows + " of " + rows + " rows");
     }
@@ -20,7 +20,7 @@ record Split(int[] train, int[] test) {
    * {@link SplittableRandom}{@code (seed)} stream and the first round(testFraction x count) go to test, so
    * every class keeps its share in both sets.
    */
-  static Split stratified(int[] labels, int classes, double testFraction, long seed) {
+  public static Split stratified(int[] labels, int classes, double testFraction, long seed) {
     int[] counts = new int[classes];
     for (int y : labels) {
       counts[y]++;
@@ -61,12 +61,12 @@ record Split(int[] train, int[] test) {
   }
 
   /** The training rows of {@code all}. */
-  Dataset trainOf(Dataset all) {
+  public Dataset trainOf(Dataset all) {
     return all.subset(train);
   }
 
   /** The test rows of {@code all}. */
-  Dataset testOf(Dataset all) {
+  public Dataset testOf(Dataset all) {
     return all.subset(test);
   }
 
