@@ -20,8 +20,11 @@ class ReproduceCommandTest {
   void anUnknownExperimentListsTheKnownOnes() throws Exception {
     CommandRun run = CommandRun.of("reproduce", "no-such-thing");
     assertEquals(2, run.status());
-    assertTrue(run.err().contains("unknown experiment 'no-such-thing'; one of ar-synthetic, ar-real, ar-linear, quick"),
+    assertTrue(run.err().contains("unknown experiment 'no-such-thing'; one of ar-synthetic, ar-real, ar-linear, "),
         run.err());
+    for (String name : new String[] {"cb-bma", "cb-time", "cb-glass", "synth-fidelity", "quick"}) {
+      assertTrue(run.err().contains(name), name + " missing: " + run.err());
+    }
   }
 
   @Test
