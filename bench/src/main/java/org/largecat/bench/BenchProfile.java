@@ -11,8 +11,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * A named, fixed selection of the suite with fixed forks, iterations and times, run by
  * {@code largecat bench --profile NAME}; its results go to one JSON file that {@code largecat bench
  * compare} reads. {@link #SHORT} is for CI and for the committed baselines: the kernels of the SIMD
- * and BLAS issues at their shapes on scalar and every fast backend of their family, and one
- * iteration of each trainer at one realistic shape on auto's choice. {@link #FULL} is for releases:
+ * and BLAS issues at their shapes on scalar and every fast backend of their family (gemm on scalar
+ * only at n = 256: 1000³ takes seconds there), and one iteration of each trainer at one realistic
+ * shape on auto's choice. {@link #FULL} is for releases:
  * every benchmark at every parameter its annotations list, with the annotations' own iterations.
  */
 public enum BenchProfile implements Labelled {
@@ -25,8 +26,8 @@ public enum BenchProfile implements Labelled {
           "function", "NORMAL_LOG_CDF,NORMAL_MILLS_RATIO,TRUNCATED_NORMAL_MEAN_NEGATIVE,"
               + "TRUNCATED_NORMAL_VARIANCE_NEGATIVE,TRUNCATED_NORMAL_ENTROPY_NEGATIVE")),
       new Run("\\.ImplicitUpdateBenchmark\\.", Map.of("backend", "scalar,simd,native")),
-      new Run("\\.GemmBenchmark\\.", Map.of("backend", "scalar,blas,jblas", "shape", "square")),
-      new Run("\\.GemmBenchmark\\.", Map.of("backend", "blas,jblas", "shape", "xtEz")),
+      new Run("\\.MatrixOpsBenchmark\\.gemm$", Map.of("backend", "scalar,blas,jblas")),
+      new Run("\\.GemmBenchmark\\.", Map.of("backend", "blas,jblas")),
       new Run("\\.SampledStepBenchmark\\.", Map.of("backend", "auto", "shape", "large", "sampling", "per-example",
           "method", "ar-softmax,ar-probit,ar-logistic,ove,nce,is,exact-softmax,bare")),
       new Run("\\.DoubleSumBenchmark\\.", Map.of("backend", "auto", "shape", "dense-784")),

@@ -200,4 +200,14 @@ class BenchCompareCommandTest {
     assertEquals(2, compare(good, good, "--threshold", "0.9").status());
     assertEquals(2, CommandRun.of("bench", "compare", good.toString()).status());
   }
+
+  @Test
+  void aBadProfileCommandLineExitsTwoBeforeAnyBenchmarkRuns() throws Exception {
+    CommandRun unknown = CommandRun.of("bench", "--profile", "weekly");
+    assertEquals(2, unknown.status());
+    assertTrue(unknown.err().contains("unknown profile 'weekly'; one of short, full"), unknown.err());
+    CommandRun extra = CommandRun.of("bench", "--profile", "short", "-f", "3");
+    assertEquals(2, extra.status());
+    assertTrue(extra.err().contains("usage: largecat bench --profile short|full [--out FILE]"), extra.err());
+  }
 }
