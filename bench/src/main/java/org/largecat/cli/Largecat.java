@@ -15,7 +15,7 @@ public final class Largecat {
                                                        VectorOps; -rf json -rff FILE); stops at the first failure
              largecat bench --profile short|full [--out FILE]
                                                        a fixed selection, JSON to FILE (results/bench/PROFILE.json)
-                                                       and the machine's load to FILE.txt; short: ~5 min, for CI
+                                                       and the machine's load to FILE.txt; short: ~6 min, for CI
       """ + BenchCompareCommand.USAGE + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
              largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
                                                        draw users from model (1) with a correlated Sigma
