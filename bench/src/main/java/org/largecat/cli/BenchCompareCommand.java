@@ -2,6 +2,7 @@ package org.largecat.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -98,7 +99,10 @@ final class BenchCompareCommand {
           + " params)");
     }
     out.printf(Locale.ROOT, "%s -> %s; ratio = current time per op / baseline's (above 1 is slower, throughput"
-        + " included); threshold %.2f%n%n", files.get(0), files.get(1), threshold);
+        + " included); threshold %.2f%n", files.get(0), files.get(1), threshold);
+    printMachine("baseline", files.get(0), out);
+    printMachine("current ", files.get(1), out);
+    out.println();
     printTable(rows, out);
     for (String line : changedBackends) {
       out.println("backends changed: " + line);
@@ -147,6 +151,21 @@ final class BenchCompareCommand {
       throw new Largecat.UsageException("--threshold must be a number > 1 (a ratio of times), got " + value);
     }
     return r;
+  }
+
+  /**
+   * The load lines of the file that {@code --profile} writes beside its JSON (FILE.txt), if there is
+   * one: a ratio means little when one run shared the machine and the other did not.
+   */
+  private static void printMachine(String side, String file, PrintStream out) throws IOException {
+    Path sidecar = Path.of(file + ".txt");
+    if (Files.isRegularFile(sidecar)) {
+      for (String line : Files.readAllLines(sidecar)) {
+        if (line.startsWith("before:") || line.startsWith("after:")) {
+          out.println(side + " " + line);
+        }
+      }
+    }
   }
 
   private static Map<String, JmhResult> byKey(List<JmhResult> results) {

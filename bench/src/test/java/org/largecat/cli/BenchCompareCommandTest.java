@@ -1,6 +1,7 @@
 package org.largecat.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -92,8 +93,11 @@ class BenchCompareCommandTest {
   void onlyFasterOrSameExitsZero() throws Exception {
     Path base = file("base.json", thrpt("T.a", 1000, 10), avgt("A.b", "simd", 100, 1));
     Path cur = file("cur.json", thrpt("T.a", 1100, 10), avgt("A.b", "simd", 50, 1));
+    Files.writeString(dir.resolve("cur.json.txt"), "profile short\nbefore: load 0.5\nafter:  load 0.7\njava 25\n");
     CommandRun run = compare(base, cur);
     assertEquals(0, run.status(), run.out());
+    assertTrue(run.out().contains("\ncurrent  before: load 0.5\ncurrent  after:  load 0.7\n\n"), run.out());
+    assertFalse(run.out().contains("baseline before"), run.out());
     assertTrue(run.out().contains("2 compared: 1 faster, 1 ok"), run.out());
   }
 
