@@ -111,7 +111,7 @@ public final class BenchRunner {
     try {
       return new Runner(options.build()).run();
     } catch (RunnerException e) {
-      err.println("largecat bench: the run stopped: " + e.getMessage());
+      err.println("largecat bench: the run stopped: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
       for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
         err.println("  caused by: " + cause);
       }
