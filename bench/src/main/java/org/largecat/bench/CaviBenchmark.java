@@ -50,9 +50,9 @@ public class CaviBenchmark {
 
     @Setup(Level.Trial)
     public void prepare() {
-      Kernels kernels = Kernels.of(backend);
+      Kernels kernels = ResolvedBackends.select(backend, null);
       int threads = Runtime.getRuntime().availableProcessors();
-      System.out.println("\n[largecat] backend=" + backend + ": " + kernels.describeChoice() + "; " + threads + " threads");
+      System.out.println("[largecat] " + threads + " threads");
       Dataset big = CbSimulation.generate(16_000, 1_000, 20, 2.0, Math.sqrt(0.001), 0.5, 1).data();
       probit = IbCavi.start(big, GaussianPrior.isotropic(21, 1), CaviOptions.of(Link.PROBIT).withThreads(threads), kernels);
       probit.iterate(); // means away from the prior's zeros

@@ -2,6 +2,8 @@ package org.largecat.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.largecat.kernel.KernelFamily;
+import org.largecat.kernel.MatrixOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,6 +32,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx6g"})
 @State(Scope.Benchmark)
 public class GemmBenchmark {
+  @Param({"scalar", "blas", "jblas"})
+  public String backend;
+
   @Param({"square", "xtEz"})
   public String shape;
 
@@ -43,9 +48,11 @@ public class GemmBenchmark {
   private float[] af;
   private float[] bf;
   private float[] cf;
+  private MatrixOps ops;
 
   @Setup
   public void data() {
+    ops = ResolvedBackends.select(backend, KernelFamily.MATRIX_OPS).matrixOps();
     switch (shape) {
       case "square" -> dimensions(false, 1000, 1000, 1000);
       case "xtEz" -> dimensions(true, 100, 1000, 100_000);
@@ -78,14 +85,14 @@ public class GemmBenchmark {
   }
 
   @Benchmark
-  public void dgemm(BackendState backend, Blackhole bh) {
-    backend.kernels.matrixOps().gemm(transA, false, m, n, k, 1, a, 0, transA ? m : k, b, 0, n, 0, c, 0, n);
+  public void dgemm(Blackhole bh) {
+    ops.gemm(transA, false, m, n, k, 1, a, 0, transA ? m : k, b, 0, n, 0, c, 0, n);
     bh.consume(c);
   }
 
   @Benchmark
-  public void sgemm(BackendState backend, Blackhole bh) {
-    backend.kernels.matrixOps().gemm(transA, false, m, n, k, 1f, af, 0, transA ? m : k, bf, 0, n, 0f, cf, 0, n);
+  public void sgemm(Blackhole bh) {
+    ops.gemm(transA, false, m, n, k, 1f, af, 0, transA ? m : k, bf, 0, n, 0f, cf, 0, n);
     bh.consume(cf);
   }
 }

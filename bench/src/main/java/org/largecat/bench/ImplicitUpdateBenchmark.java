@@ -2,12 +2,15 @@ package org.largecat.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.largecat.kernel.ImplicitUpdates;
+import org.largecat.kernel.KernelFamily;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,6 +29,11 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Thread)
 public class ImplicitUpdateBenchmark {
   private static final int N = 1024;
+
+  @Param({"scalar", "simd", "native"})
+  public String backend;
+
+  private ImplicitUpdates updates;
   private final double[] z = new double[N];
   private final double[] uOld = new double[N];
   private final double[] xNorm2 = new double[N];
@@ -34,6 +42,7 @@ public class ImplicitUpdateBenchmark {
 
   @Setup
   public void data() {
+    updates = ResolvedBackends.select(backend, KernelFamily.IMPLICIT_UPDATES).implicitUpdates();
     SplittableRandom random = new SplittableRandom(11);
     for (int i = 0; i < N; i++) {
       z[i] = 10 * random.nextGaussian();
@@ -44,8 +53,8 @@ public class ImplicitUpdateBenchmark {
 
   /** Time per call of 1024 problems. */
   @Benchmark
-  public void softmaxSingleClass(BackendState b, Blackhole bh) {
-    b.kernels.implicitUpdates().softmaxSingleClass(N, z, 0, uOld, 0, xNorm2, 0, 0.1, 100_000, 10_000, uNew, 0, step, 0);
+  public void softmaxSingleClass(Blackhole bh) {
+    updates.softmaxSingleClass(N, z, 0, uOld, 0, xNorm2, 0, 0.1, 100_000, 10_000, uNew, 0, step, 0);
     bh.consume(uNew);
     bh.consume(step);
   }

@@ -2,6 +2,8 @@ package org.largecat.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.largecat.kernel.KernelFamily;
+import org.largecat.kernel.MatrixOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,8 +25,13 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class MatrixOpsBenchmark {
+  @Param({"scalar", "blas", "jblas"})
+  public String backend;
+
   @Param({"256"})
   public int n;
+
+  private MatrixOps ops;
 
   private double[] a;
   private double[] b;
@@ -34,13 +41,14 @@ public class MatrixOpsBenchmark {
   private double[] rhs;
 
   @Setup
-  public void data(BackendState backend) {
+  public void data() {
+    ops = ResolvedBackends.select(backend, KernelFamily.MATRIX_OPS).matrixOps();
     SplittableRandom random = new SplittableRandom(3);
     a = random.doubles((long) n * n, -1, 1).toArray();
     b = random.doubles((long) n * n, -1, 1).toArray();
     c = new double[n * n];
     spd = new double[n * n];
-    backend.kernels.matrixOps().syrk(true, n, n, 1, a, 0, n, 0, spd, 0, n);
+    ops.syrk(true, n, n, 1, a, 0, n, 0, spd, 0, n);
     for (int i = 0; i < n; i++) {
       spd[i * n + i] += n;
     }
@@ -49,24 +57,24 @@ public class MatrixOpsBenchmark {
   }
 
   @Benchmark
-  public void gemm(BackendState backend, Blackhole bh) {
-    backend.kernels.matrixOps().gemm(false, false, n, n, n, 1, a, 0, n, b, 0, n, 0, c, 0, n);
+  public void gemm(Blackhole bh) {
+    ops.gemm(false, false, n, n, n, 1, a, 0, n, b, 0, n, 0, c, 0, n);
     bh.consume(c);
   }
 
   @Benchmark
-  public void syrk(BackendState backend, Blackhole bh) {
-    backend.kernels.matrixOps().syrk(true, n, n, 1, a, 0, n, 0, c, 0, n);
+  public void syrk(Blackhole bh) {
+    ops.syrk(true, n, n, 1, a, 0, n, 0, c, 0, n);
     bh.consume(c);
   }
 
   /** Factor a fresh copy, then solve for 8 right-hand sides. */
   @Benchmark
-  public void choleskyFactorAndSolve(BackendState backend, Blackhole bh) {
+  public void choleskyFactorAndSolve(Blackhole bh) {
     System.arraycopy(spd, 0, factor, 0, spd.length);
-    backend.kernels.matrixOps().choleskyFactor(n, factor, 0, n);
+    ops.choleskyFactor(n, factor, 0, n);
     double[] x = rhs.clone();
-    backend.kernels.matrixOps().choleskySolve(n, 8, factor, 0, n, x, 0, 8);
+    ops.choleskySolve(n, 8, factor, 0, n, x, 0, 8);
     bh.consume(x);
   }
 }

@@ -3,14 +3,13 @@ package org.largecat.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.largecat.data.Dataset;
-import org.largecat.data.DenseFeatures;
-import org.largecat.data.Features;
-import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 import org.largecat.train.SampledTrainer;
 import org.largecat.train.Sampling;
+import org.largecat.train.Trainer;
+import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,14 +26,15 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One iteration of the sampled trainers against the bare kernels of the same shapes. {@code bare}
- * runs, for each of |B| examples, the gather-dot of |S| + 1 rows, the sum of exp over |S| scores and
- * the scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
+ * One iteration of each sampled trainer (the A&R bounds, OVE, NCE, importance sampling, and the
+ * exact softmax over every class), against the bare kernels of the same shape. {@code bare} runs,
+ * for each of |B| examples, the gather-dot of |S| + 1 rows, the sum of exp over |S| scores and the
+ * scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
  * {@code large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target);
  * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (where the public
  * MATLAB/C++ implementation takes about 0.5 ms per iteration here). {@code sampling} is per-example
  * or shared (one class set per mini-batch: two gemms for dense x); examples per second are |B|
- * divided by the time per iteration. Backends are auto's choice.
+ * divided by the time per iteration.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -44,10 +44,13 @@ import org.openjdk.jmh.annotations.Warmup;
     "-XX:+UseTransparentHugePages"})
 @State(Scope.Thread)
 public class SampledStepBenchmark {
+  @Param({"auto"})
+  public String backend;
+
   @Param({"large", "small"})
   public String shape;
 
-  @Param({"ar-softmax", "ove", "bare"})
+  @Param({"ar-softmax", "ar-probit", "ar-logistic", "ove", "nce", "is", "exact-softmax", "bare"})
   public String method;
 
   @Param({"per-example", "shared"})
@@ -57,7 +60,7 @@ public class SampledStepBenchmark {
   public int threads;
 
   private Kernels kernels;
-  private SampledTrainer trainer;
+  private Trainer trainer;
   private Dataset data;
   private float[] weights;
   private float[] gradient;
@@ -70,34 +73,27 @@ public class SampledStepBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    kernels = Kernels.get();
-    System.out.println("\n[largecat] " + kernels.describeChoice());
+    kernels = ResolvedBackends.select(backend, null);
     boolean large = shape.equals("large");
     classes = large ? 10_000 : 100;
     int columns = large ? 784 : 50;
     batch = large ? 500 : 100;
     sampled = large ? 100 : 5;
-    int examples = 20 * batch;
     SplittableRandom random = new SplittableRandom(42);
-    Features x = large ? denseRows(examples, columns, random) : sparseRows(examples, columns, 10, random);
-    int[] labels = random.ints(examples, 0, classes).toArray();
-    data = new Dataset(x, labels, classes);
+    data = BenchData.dataset(20 * batch, columns, large ? columns : 10, classes, random);
     if (method.equals("bare")) {
-      weights = new float[classes * columns];
+      weights = BenchData.gaussianFloats(classes * columns, 0.1, random);
       gradient = new float[classes * columns];
       rows = new int[sampled + 1];
       scores = new double[sampled + 1];
       coef = new float[sampled + 1];
-      for (int i = 0; i < weights.length; i++) {
-        weights[i] = (float) (0.1 * random.nextGaussian());
-      }
       return;
     }
     TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withBatch(batch, sampled).withThreads(threads)
         .withSampling(Sampling.byLabel(sampling));
     LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
     SampledTrainer.initialise(model, options);
-    trainer = new SampledTrainer(data, model, options, kernels);
+    trainer = Trainers.create(data, model, options, kernels);
   }
 
   @TearDown(Level.Trial)
@@ -129,28 +125,5 @@ public class SampledStepBenchmark {
       data.features().scatterAxpy(kernels.vectorOps(), gradient, classes, n, rows, 0, sampled + 1, coef, 0);
     }
     return total;
-  }
-
-  private static DenseFeatures denseRows(int rows, int columns, SplittableRandom random) {
-    float[] v = new float[rows * columns];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = random.nextFloat();
-    }
-    return new DenseFeatures(rows, columns, v);
-  }
-
-  private static SparseFeatures sparseRows(int rows, int columns, int nonzeros, SplittableRandom random) {
-    int[] indptr = new int[rows + 1];
-    int[] indices = new int[rows * nonzeros];
-    float[] values = new float[rows * nonzeros];
-    for (int n = 0; n < rows; n++) {
-      indptr[n + 1] = (n + 1) * nonzeros;
-      int[] picked = random.ints(0, columns).distinct().limit(nonzeros).sorted().toArray();
-      for (int j = 0; j < nonzeros; j++) {
-        indices[n * nonzeros + j] = picked[j];
-        values[n * nonzeros + j] = random.nextFloat();
-      }
-    }
-    return new SparseFeatures(rows, columns, indptr, indices, values);
   }
 }

@@ -3,6 +3,8 @@ package org.largecat.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.largecat.kernel.ElementwiseFunction;
+import org.largecat.kernel.KernelFamily;
+import org.largecat.kernel.SpecialFunctions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -29,6 +31,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class SpecialFunctionsBenchmark {
+  @Param({"scalar", "simd", "native"})
+  public String backend;
+
   @Param({"1000", "100000"})
   public int size;
 
@@ -39,9 +44,11 @@ public class SpecialFunctionsBenchmark {
 
   private double[] x;
   private double[] out;
+  private SpecialFunctions functions;
 
   @Setup
   public void data() {
+    functions = ResolvedBackends.select(backend, KernelFamily.SPECIAL_FUNCTIONS).specialFunctions();
     SplittableRandom random = new SplittableRandom(7);
     double lo = -10;
     double hi = 10;
@@ -63,8 +70,8 @@ public class SpecialFunctionsBenchmark {
 
   /** Time per call of size elements. */
   @Benchmark
-  public void apply(BackendState b, Blackhole bh) {
-    b.kernels.specialFunctions().apply(function, size, x, 0, out, 0);
+  public void apply(Blackhole bh) {
+    functions.apply(function, size, x, 0, out, 0);
     bh.consume(out);
   }
 }

@@ -2,6 +2,8 @@ package org.largecat.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.largecat.kernel.KernelFamily;
+import org.largecat.kernel.VectorOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,11 +18,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The O(|S|) inner loop of a sampled softmax step: gather-dot of |S| rows of a K x D weight matrix
- * against x (dense, or sparse with nnz nonzeros), log-sum-exp of the logits, scatter-axpy back.
- * K = 10^4 and |S| = 100 as in DESIGN.md's measured facts; D = 784 (dense, MNIST-sized) and
- * D = 5,000 (sparse text features). Also the single float dot product of length D and the sum of
- * exp over 1,000 logits.
+ * The O(|S|) inner loop of a sampled softmax step at the SIMD issue's shapes, K = 10⁴ classes and
+ * |S| = 100 sampled rows: gather-dot of the rows against a dense x of D = 784 (MNIST-sized) alone,
+ * and with log-sum-exp and the scatter-axpy back (the whole step); scatter-axpy alone; gather-dot
+ * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of
+ * D = 784; the sum of exp over 1,000 logits and the log-sum-exp of the |S| logits.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -29,92 +31,115 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class VectorOpsBenchmark {
-  private static final int CLASSES = 10_000;
-  private static final int SAMPLED = 100;
+  static final int CLASSES = 10_000;
+  static final int SAMPLED = 100;
 
-  @Param({"784", "5000"})
-  public int d;
+  @Param({"scalar", "simd", "native"})
+  public String backend;
 
-  @Param({"50"})
-  public int nnz;
-
-  private float[] w;
-  private float[] x;
-  private int[] rows;
-  private float[] coef;
-  private int[] indices;
-  private float[] values;
-  private double[] logits;
-  private double[] manyLogits;
+  private VectorOps ops;
 
   @Setup
-  public void data() {
-    SplittableRandom random = new SplittableRandom(42);
-    w = new float[CLASSES * d];
-    for (int i = 0; i < w.length; i++) {
-      w[i] = (float) random.nextGaussian() * 0.01f;
+  public void backend() {
+    ops = ResolvedBackends.select(backend, KernelFamily.VECTOR_OPS).vectorOps();
+  }
+
+  /** K x D weights, |S| sampled rows with their coefficients and logits, and a dense x. */
+  @State(Scope.Thread)
+  public static class Dense {
+    static final int D = 784;
+    float[] w;
+    float[] x;
+    int[] rows;
+    float[] coef;
+    double[] logits;
+
+    @Setup
+    public void data() {
+      SplittableRandom random = new SplittableRandom(42);
+      w = BenchData.gaussianFloats(CLASSES * D, 0.01, random);
+      x = BenchData.gaussianFloats(D, 1, random);
+      rows = random.ints(SAMPLED, 0, CLASSES).toArray();
+      coef = BenchData.gaussianFloats(SAMPLED, 1e-3, random);
+      logits = random.doubles(SAMPLED, -20, 20).toArray();
     }
-    x = new float[d];
-    for (int i = 0; i < d; i++) {
-      x[i] = (float) random.nextDouble();
+  }
+
+  /** K x D weights with D = 5,000 and a sparse x of 50 nonzeros. */
+  @State(Scope.Thread)
+  public static class Sparse {
+    static final int D = 5_000;
+    static final int NONZEROS = 50;
+    float[] w;
+    int[] rows;
+    int[] indices;
+    float[] values;
+    double[] logits;
+
+    @Setup
+    public void data() {
+      SplittableRandom random = new SplittableRandom(43);
+      w = BenchData.gaussianFloats(CLASSES * D, 0.01, random);
+      rows = random.ints(SAMPLED, 0, CLASSES).toArray();
+      indices = BenchData.distinctSorted(NONZEROS, D, random);
+      values = BenchData.gaussianFloats(NONZEROS, 1, random);
+      logits = new double[SAMPLED];
     }
-    rows = random.ints(SAMPLED, 0, CLASSES).toArray();
-    coef = new float[SAMPLED];
+  }
+
+  /** 1,000 logits spread over [-20, 20]. */
+  @State(Scope.Thread)
+  public static class Logits {
+    double[] values;
+
+    @Setup
+    public void data() {
+      values = new SplittableRandom(44).doubles(1000, -20, 20).toArray();
+    }
+  }
+
+  @Benchmark
+  public double dotFloat(Dense d) {
+    return ops.dot(Dense.D, d.x, 0, d.w, 0);
+  }
+
+  @Benchmark
+  public double sumExp1000(Logits l) {
+    return ops.sumExp(l.values.length, l.values, 0, 20);
+  }
+
+  @Benchmark
+  public void gatherDotDense(Dense d, Blackhole bh) {
+    ops.gatherDot(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.x, 0, d.logits, 0);
+    bh.consume(d.logits);
+  }
+
+  @Benchmark
+  public void gatherDotSparse(Sparse s, Blackhole bh) {
+    ops.gatherDotSparse(s.w, CLASSES, Sparse.D, s.rows, 0, SAMPLED, s.indices, s.values, 0, s.indices.length, s.logits, 0);
+    bh.consume(s.logits);
+  }
+
+  @Benchmark
+  public void scatterAxpyDense(Dense d, Blackhole bh) {
+    ops.scatterAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.x, 0);
+    bh.consume(d.w);
+  }
+
+  @Benchmark
+  public double logSumExp(Dense d) {
+    return ops.logSumExp(SAMPLED, d.logits, 0);
+  }
+
+  /** One whole sampled step: gather-dot the logits, normalise, scatter-axpy the update into the sampled rows. */
+  @Benchmark
+  public void sampledStepDense(Dense d, Blackhole bh) {
+    ops.gatherDot(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.x, 0, d.logits, 0);
+    double lse = ops.logSumExp(SAMPLED, d.logits, 0);
     for (int i = 0; i < SAMPLED; i++) {
-      coef[i] = (float) (1e-3 * random.nextGaussian());
+      d.coef[i] = (float) (-1e-3 * Math.exp(d.logits[i] - lse));
     }
-    indices = random.ints(0, d).distinct().limit(Math.min(nnz, d)).sorted().toArray();
-    values = new float[indices.length];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = (float) random.nextDouble();
-    }
-    logits = new double[SAMPLED];
-    manyLogits = random.doubles(1000, -20, 20).toArray();
-  }
-
-  @Benchmark
-  public double dotFloat(BackendState b) {
-    return b.kernels.vectorOps().dot(d, x, 0, w, 0);
-  }
-
-  @Benchmark
-  public double sumExp1000(BackendState b) {
-    return b.kernels.vectorOps().sumExp(manyLogits.length, manyLogits, 0, 20);
-  }
-
-  @Benchmark
-  public void gatherDotDense(BackendState b, Blackhole bh) {
-    b.kernels.vectorOps().gatherDot(w, CLASSES, d, rows, 0, SAMPLED, x, 0, logits, 0);
-    bh.consume(logits);
-  }
-
-  @Benchmark
-  public void gatherDotSparse(BackendState b, Blackhole bh) {
-    b.kernels.vectorOps().gatherDotSparse(w, CLASSES, d, rows, 0, SAMPLED, indices, values, 0, indices.length, logits, 0);
-    bh.consume(logits);
-  }
-
-  @Benchmark
-  public void scatterAxpyDense(BackendState b, Blackhole bh) {
-    b.kernels.vectorOps().scatterAxpy(w, CLASSES, d, rows, 0, SAMPLED, coef, 0, x, 0);
-    bh.consume(w);
-  }
-
-  @Benchmark
-  public double logSumExp(BackendState b) {
-    return b.kernels.vectorOps().logSumExp(SAMPLED, logits, 0);
-  }
-
-  /** One whole sampled step: logits, normaliser, update of the sampled rows. */
-  @Benchmark
-  public void sampledStepDense(BackendState b, Blackhole bh) {
-    var ops = b.kernels.vectorOps();
-    ops.gatherDot(w, CLASSES, d, rows, 0, SAMPLED, x, 0, logits, 0);
-    double lse = ops.logSumExp(SAMPLED, logits, 0);
-    for (int i = 0; i < SAMPLED; i++) {
-      coef[i] = (float) (-1e-3 * Math.exp(logits[i] - lse));
-    }
-    ops.scatterAxpy(w, CLASSES, d, rows, 0, SAMPLED, coef, 0, x, 0);
-    bh.consume(w);
+    ops.scatterAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.x, 0);
+    bh.consume(d.w);
   }
 }

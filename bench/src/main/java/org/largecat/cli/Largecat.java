@@ -3,6 +3,7 @@ package org.largecat.cli;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
+import org.largecat.bench.BenchRunner;
 
 /** The {@code largecat} command: dispatches to its subcommands. */
 public final class Largecat {
@@ -10,9 +11,12 @@ public final class Largecat {
       usage: largecat kernels                          list the backends, why any is unavailable, and auto's choice
              largecat kernels eval FUNCTION [--backend NAME]
                                                        evaluate one case per line of standard input
-             largecat bench [JMH options] [REGEX]      run the JMH kernel benchmarks (every backend side by side;
-                                                       e.g. -p backend=scalar,simd -f 1 VectorOps)
-      """ + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
+             largecat bench [JMH options] [REGEX]      run the JMH suite, a fork per backend (e.g. -p backend=scalar,simd
+                                                       VectorOps; -rf json -rff FILE); stops at the first failure
+             largecat bench --profile short|full [--out FILE]
+                                                       a fixed selection, JSON to FILE (results/bench/PROFILE.json)
+                                                       and the machine's load to FILE.txt; short: ~6 min, for CI
+      """ + BenchCompareCommand.USAGE + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
              largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
                                                        draw users from model (1) with a correlated Sigma
              largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
@@ -50,10 +54,9 @@ public final class Largecat {
         case "cavi" -> CaviCommand.run(rest, out, err);
         case "reproduce" -> ReproduceCommand.run(rest, out, err);
         case "synth" -> SynthCommand.run(rest, in, out, err);
-        case "bench" -> {
-          org.openjdk.jmh.Main.main(rest);
-          yield 0;
-        }
+        case "bench" -> rest.length > 0 && rest[0].equals("compare")
+            ? BenchCompareCommand.run(Arrays.copyOfRange(rest, 1, rest.length), out)
+            : BenchRunner.run(rest, out, err);
         default -> throw new UsageException("unknown command '" + args[0] + "'");
       };
     } catch (UsageException e) {

@@ -1,0 +1,121 @@
+package org.largecat.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs the JMH suite for {@code largecat bench}: either JMH's own command line, or a {@link
+ * BenchProfile}. Either way every fork stores the backends it resolved to ({@link BackendRecorder}),
+ * and the first benchmark that fails (a backend that cannot run here, or one that does not implement
+ * the measured family) stops the run with exit status 1, unless {@code -foe false} is given.
+ */
+public final class BenchRunner {
+  private BenchRunner() {}
+
+  /**
+   * Runs {@code args}: {@code --profile NAME [--out FILE]}, or JMH options and a regular expression.
+   *
+   * @return 0 when every benchmark ran, 1 when one failed, 2 for a bad command line
+   * @throws IllegalArgumentException if the profile arguments are wrong
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+    if (args.length > 0 && args[0].equals("--profile")) {
+      return runProfile(args, out, err);
+    }
+    CommandLineOptions cmd;
+    try {
+      cmd = new CommandLineOptions(args);
+    } catch (CommandLineOptionException e) {
+      err.println("largecat bench: " + e.getMessage());
+      return 2;
+    }
+    Runner listing = new Runner(cmd);
+    if (cmd.shouldHelp()) {
+      cmd.showHelp();
+      return 0;
+    } else if (cmd.shouldList()) {
+      listing.list();
+      return 0;
+    } else if (cmd.shouldListWithParams()) {
+      listing.listWithParams(cmd);
+      return 0;
+    } else if (cmd.shouldListProfilers()) {
+      cmd.listProfilers();
+      return 0;
+    } else if (cmd.shouldListResultFormats()) {
+      cmd.listResultFormats();
+      return 0;
+    }
+    return execute(recorded(new OptionsBuilder().parent(cmd), cmd.shouldFailOnError().hasValue()), err) == null ? 1 : 0;
+  }
+
+  private static int runProfile(String[] args, PrintStream out, PrintStream err) throws IOException {
+    if (args.length != 2 && !(args.length == 4 && args[2].equals("--out"))) {
+      throw new IllegalArgumentException("usage: largecat bench --profile short|full [--out FILE]");
+    }
+    BenchProfile profile = BenchProfile.byLabel(args[1]);
+    Path output = args.length == 4 ? Path.of(args[3]) : profile.defaultOutput();
+    if (output.toAbsolutePath().getParent() != null) {
+      Files.createDirectories(output.toAbsolutePath().getParent());
+    }
+    String loadBefore = MachineLoad.describe();
+    Instant start = Instant.now();
+    List<RunResult> all = new ArrayList<>();
+    for (BenchProfile.Run run : profile.runs()) {
+      Collection<RunResult> results = execute(recorded(profile.configure(run, new OptionsBuilder()), false), err);
+      if (results == null) {
+        return 1;
+      }
+      all.addAll(results);
+    }
+    Duration took = Duration.between(start, Instant.now());
+    ResultFormatFactory.getInstance(ResultFormatType.JSON, output.toString()).writeOut(all);
+    Path sidecar = Path.of(output + ".txt");
+    Files.writeString(sidecar, "profile " + profile.label() + ": " + all.size() + " results in " + took.toSeconds()
+        + " s, started " + start + "\n" + "before: " + loadBefore + "\n" + "after:  " + MachineLoad.describe() + "\n"
+        + "java " + Runtime.version() + " " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
+        + "\n" + "OPENBLAS_NUM_THREADS=" + System.getenv("OPENBLAS_NUM_THREADS") + "\n");
+    out.println("largecat bench: profile " + profile.label() + ", " + all.size() + " results in " + took.toSeconds()
+        + " s: " + output + " (machine and load: " + sidecar + ")");
+    return 0;
+  }
+
+  /** Adds the backend recorder, and makes a failing benchmark stop the run unless the command line said otherwise. */
+  private static ChainedOptionsBuilder recorded(ChainedOptionsBuilder options, boolean failOnErrorGiven) {
+    options.addProfiler(BackendRecorder.class);
+    if (!failOnErrorGiven) {
+      options.shouldFailOnError(true);
+    }
+    return options;
+  }
+
+  /** The results, or null after printing why the run stopped. */
+  private static Collection<RunResult> execute(ChainedOptionsBuilder options, PrintStream err) {
+    try {
+      return new Runner(options.build()).run();
+    } catch (RunnerException e) {
+      err.println("largecat bench: the run stopped: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+      for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+        err.println("  caused by: " + cause);
+      }
+      return null;
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package org.largecat.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.largecat.bench.JmhResult;
+
+/**
+ * {@code largecat bench compare BASELINE.json CURRENT.json [--threshold R]}: matches the results of
+ * two JMH JSON files by benchmark, mode and parameters, prints each pair with its ratio and verdict,
+ * lists what only one side has, and exits 1 when a benchmark got slower or ran on other backends.
+ *
+ * <p>The ratio is the current time per operation over the baseline's (for throughput, the baseline
+ * score over the current one), so above 1 is slower in every mode. A benchmark is SLOWER when the
+ * ratio exceeds R and the difference exceeds the two JMH errors combined (√(e_b² + e_c²), each the
+ * half-width of JMH's 99.9% interval, as time per operation); FASTER likewise below 1/R. R defaults
+ * to {@value #DEFAULT_THRESHOLD}. Measured on this project's 2-core machine shared with other builds:
+ * two short-profile runs back to back at load 4-6 gave ratios from 0.41 to 1.81 (median 0.97) over
+ * 60 benchmarks, 15 of them beyond 1.3 either way, and none SLOWER once the errors count; an earlier
+ * pair at load 7-10 had 3 of 60 SLOWER (1.9-2.3x, the machine's slow-down, not the code's). The
+ * regressions this suite is for (a lost vector path, a fallback to scalar code, an array copied per
+ * call) cost 2x and more, so 1.3 with the errors catches them while the errors absorb the noise; the
+ * load of each run, which {@code --profile} writes beside its JSON, is printed with the table.
+ */
+final class BenchCompareCommand {
+  static final double DEFAULT_THRESHOLD = 1.3;
+  static final String USAGE = """
+             largecat bench compare BASELINE.json CURRENT.json [--threshold R]
+                                                       compare two JMH JSON results (-rf json, or --profile's
+                                                       output); exit 1 if one is slower than R (1.3) times the
+                                                       baseline beyond the errors, or ran on other backends
+      """;
+
+  /** What one pair of results shows. */
+  enum Verdict {
+    SLOWER("SLOWER", true),
+    BACKENDS_CHANGED("BACKENDS CHANGED", true),
+    FASTER("faster", false),
+    WITHIN_ERROR("ok (beyond R, within error)", false),
+    SAME("ok", false);
+
+    final String text;
+    final boolean fails;
+
+    Verdict(String text, boolean fails) {
+      this.text = text;
+      this.fails = fails;
+    }
+  }
+
+  private BenchCompareCommand() {}
+
+  static int run(String[] args, PrintStream out) throws IOException {
+    List<String> files = new ArrayList<>();
+    double threshold = DEFAULT_THRESHOLD;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--threshold")) {
+        if (i + 1 == args.length) {
+          throw new Largecat.UsageException("--threshold needs a value");
+        }
+        threshold = threshold(args[++i]);
+      } else if (args[i].startsWith("-")) {
+        throw new Largecat.UsageException("bench compare: unknown option '" + args[i] + "'");
+      } else {
+        files.add(args[i]);
+      }
+    }
+    if (files.size() != 2) {
+      throw new Largecat.UsageException("bench compare takes two files, BASELINE.json and CURRENT.json, got "
+          + files.size());
+    }
+    Map<String, JmhResult> baseline = byKey(JmhResult.read(Path.of(files.get(0))));
+    Map<String, JmhResult> current = byKey(JmhResult.read(Path.of(files.get(1))));
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"benchmark", "mode", "params", "baseline", "current", "ratio", "verdict"});
+    Map<Verdict, Integer> counts = new LinkedHashMap<>();
+    List<String> changedBackends = new ArrayList<>();
+    for (Map.Entry<String, JmhResult> e : baseline.entrySet()) {
+      JmhResult b = e.getValue();
+      JmhResult c = current.get(e.getKey());
+      if (c == null) {
+        continue;
+      }
+      double ratio = c.secondsPerOp() / b.secondsPerOp();
+      Verdict v = verdict(b, c, threshold);
+      counts.merge(v, 1, Integer::sum);
+      if (v == Verdict.BACKENDS_CHANGED) {
+        changedBackends.add(b.shortName() + " " + b.describeParams() + ": baseline ran " + b.backends() + ", current ran "
+            + c.backends());
+      }
+      rows.add(new String[] {b.shortName(), b.mode(), b.describeParams(), score(b), score(c),
+          String.format(Locale.ROOT, "%.2f", ratio), v.text});
+    }
+    if (rows.size() == 1) {
+      throw new IOException(files.get(0) + " and " + files.get(1) + " have no benchmark in common (same name, mode and"
+          + " params)");
+    }
+    out.printf(Locale.ROOT, "%s -> %s; ratio = current time per op / baseline's (above 1 is slower, throughput"
+        + " included); threshold %.2f%n", files.get(0), files.get(1), threshold);
+    printMachine("baseline", files.get(0), out);
+    printMachine("current ", files.get(1), out);
+    out.println();
+    printTable(rows, out);
+    for (String line : changedBackends) {
+      out.println("backends changed: " + line);
+    }
+    listMissing("only in the baseline (not in the current run)", baseline, current, out);
+    listMissing("only in the current run (no baseline)", current, baseline, out);
+    int failing = 0;
+    StringBuilder summary = new StringBuilder();
+    for (Verdict v : Verdict.values()) {
+      int n = counts.getOrDefault(v, 0);
+      if (n > 0) {
+        summary.append(summary.length() == 0 ? "" : ", ").append(n).append(' ').append(v.text);
+        failing += v.fails ? n : 0;
+      }
+    }
+    out.println();
+    out.println((rows.size() - 1) + " compared: " + summary);
+    return failing > 0 ? 1 : 0;
+  }
+
+  static Verdict verdict(JmhResult baseline, JmhResult current, double threshold) {
+    if (baseline.backends() != null && current.backends() != null && !baseline.backends().equals(current.backends())) {
+      return Verdict.BACKENDS_CHANGED;
+    }
+    double b = baseline.secondsPerOp();
+    double c = current.secondsPerOp();
+    double ratio = c / b;
+    boolean beyondError = Math.abs(c - b) > Math.hypot(baseline.secondsPerOpError(), current.secondsPerOpError());
+    if (ratio > threshold) {
+      return beyondError ? Verdict.SLOWER : Verdict.WITHIN_ERROR;
+    }
+    if (ratio < 1 / threshold) {
+      return beyondError ? Verdict.FASTER : Verdict.WITHIN_ERROR;
+    }
+    return Verdict.SAME;
+  }
+
+  private static double threshold(String value) {
+    double r;
+    try {
+      r = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new Largecat.UsageException("--threshold must be a number > 1, got '" + value + "'");
+    }
+    if (!(r > 1 && r < Double.POSITIVE_INFINITY)) {
+      throw new Largecat.UsageException("--threshold must be a number > 1 (a ratio of times), got " + value);
+    }
+    return r;
+  }
+
+  /**
+   * The load lines of the file that {@code --profile} writes beside its JSON (FILE.txt), if there is
+   * one: a ratio means little when one run shared the machine and the other did not.
+   */
+  private static void printMachine(String side, String file, PrintStream out) throws IOException {
+    Path sidecar = Path.of(file + ".txt");
+    if (Files.isRegularFile(sidecar)) {
+      for (String line : Files.readAllLines(sidecar)) {
+        if (line.startsWith("before:") || line.startsWith("after:")) {
+          out.println(side + " " + line);
+        }
+      }
+    }
+  }
+
+  private static Map<String, JmhResult> byKey(List<JmhResult> results) {
+    Map<String, JmhResult> m = new LinkedHashMap<>();
+    results.forEach(r -> m.put(r.key(), r));
+    return m;
+  }
+
+  private static String score(JmhResult r) {
+    return Double.isNaN(r.error()) ? String.format(Locale.ROOT, "%.4g %s", r.score(), r.unit())
+        : String.format(Locale.ROOT, "%.4g ± %.2g %s", r.score(), r.error(), r.unit());
+  }
+
+  private static void listMissing(String heading, Map<String, JmhResult> side, Map<String, JmhResult> other,
+      PrintStream out) {
+    List<String> missing = side.keySet().stream().filter(k -> !other.containsKey(k)).toList();
+    if (!missing.isEmpty()) {
+      out.println();
+      out.println(heading + ", " + missing.size() + ":");
+      missing.forEach(k -> out.println("  " + side.get(k).shortName() + " " + side.get(k).mode() + " "
+          + side.get(k).describeParams()));
+    }
+  }
+
+  private static void printTable(List<String[]> rows, PrintStream out) {
+    int[] width = new int[rows.getFirst().length];
+    for (String[] row : rows) {
+      for (int j = 0; j < row.length; j++) {
+        width[j] = Math.max(width[j], row[j].length());
+      }
+    }
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int j = 0; j < row.length; j++) {
+        boolean number = j == 3 || j == 4 || j == 5;
+        String cell = number ? " ".repeat(width[j] - row[j].length()) + row[j] : row[j] + " ".repeat(width[j] - row[j].length());
+        line.append(j == 0 ? "" : "  ").append(cell);
+      }
+      out.println(line.toString().stripTrailing());
+    }
+  }
+}
