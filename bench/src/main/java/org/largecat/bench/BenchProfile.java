@@ -18,7 +18,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public enum BenchProfile implements Labelled {
   SHORT("short", List.of(
-      new Run("\\.VectorOpsBenchmark\\.(dotFloat|gatherDotDense|sampledStepDense|gatherDotSparse|sumExp1000)$",
+      new Run("\\.VectorOpsBenchmark\\.(dotFloat|gatherDotDense|sampledStepDense|gatherDotSparse|sumExp1000|sumExpFloat1000|expFloat1000)$",
           Map.of("backend", "scalar,simd,native")),
       new Run("\\.SpecialFunctionsBenchmark\\.", Map.of("backend", "scalar,simd,native", "size", "1000",
           "function", "EXP")),

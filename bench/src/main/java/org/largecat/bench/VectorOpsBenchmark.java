@@ -22,7 +22,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * |S| = 100 sampled rows: gather-dot of the rows against a dense x of D = 784 (MNIST-sized) alone,
  * and with log-sum-exp and the scatter-axpy back (the whole step); scatter-axpy alone; gather-dot
  * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of
- * D = 784; the sum of exp over 1,000 logits and the log-sum-exp of the |S| logits.
+ * D = 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, and the
+ * log-sum-exp of the |S| logits.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -87,14 +88,21 @@ public class VectorOpsBenchmark {
     }
   }
 
-  /** 1,000 logits spread over [-20, 20]. */
+  /** 1,000 logits spread over [-20, 20], as doubles and as floats, and room for their exponentials. */
   @State(Scope.Thread)
   public static class Logits {
     double[] values;
+    float[] floats;
+    float[] exps;
 
     @Setup
     public void data() {
       values = new SplittableRandom(44).doubles(1000, -20, 20).toArray();
+      floats = new float[values.length];
+      for (int i = 0; i < values.length; i++) {
+        floats[i] = (float) values[i];
+      }
+      exps = new float[values.length];
     }
   }
 
@@ -106,6 +114,17 @@ public class VectorOpsBenchmark {
   @Benchmark
   public double sumExp1000(Logits l) {
     return ops.sumExp(l.values.length, l.values, 0, 20);
+  }
+
+  @Benchmark
+  public double sumExpFloat1000(Logits l) {
+    return ops.sumExp(l.floats.length, l.floats, 0, 20f);
+  }
+
+  @Benchmark
+  public void expFloat1000(Logits l, Blackhole bh) {
+    ops.exp(l.floats.length, l.floats, 0, l.exps, 0);
+    bh.consume(l.exps);
   }
 
   @Benchmark
