@@ -63,7 +63,7 @@ public class DoubleSumBenchmark {
     Dataset data = new Dataset(x, labels, CLASSES);
     Method m = Method.byLabel(method);
     // A small learning rate keeps vanilla SGD finite for the whole run; the work per pair does not depend on it.
-    DoubleSumOptions options = new DoubleSumOptions(m, 1e-4, 0.9, 0, 1, PAIRS, 1, 1, 1e-10, 1, 1);
+    DoubleSumOptions options = new DoubleSumOptions(m, 1e-4, 0.9, 1, 0, 1, PAIRS, 1, 1, 1e-10, 1, 1);
     trainer = DoubleSumTrainers.create(data, LinearModel.zeros(Link.SOFTMAX, CLASSES, x.columns()), options, backend.kernels);
   }
 
