@@ -8,7 +8,10 @@ public enum Experiment implements Labelled {
   AR_SYNTHETIC("ar-synthetic", "A&R §4.1: bound and probability error of A&R vs OVE on the K = 10⁴ toy set",
       ArSynthetic::run),
   AR_REAL("ar-real", "A&R Tables 2–3, Figure 2: exact, OVE, A&R softmax / probit / logistic on fashion-mnist and kjv-nextword",
-      ArReal::run);
+      ArReal::run),
+  DOUBLE_SUM("double-sum", "unbiased-scalable-softmax Table 3, Figures 1-2: OVE, NCE, IS, SGD, U-max, Implicit SGD;"
+      + " log-loss relative to Implicit SGD's on generated sets, fashion-mnist and kjv-nextword",
+      DoubleSum::run);
 
   /** Runs one experiment: writes its tables and figures under {@link ExperimentSettings#out()}. */
   @FunctionalInterface
