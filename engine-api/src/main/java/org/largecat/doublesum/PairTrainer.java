@@ -31,9 +31,10 @@ import org.largecat.train.Trainer;
  * implicit step in u_i alone at the rate left, η_u − η_W, on the same pair at the new weights: the
  * minimiser over u of 2(η_u − η_W)(u + e^{−u} d) + (u − ũ)², d = 1 + (K − 1)e^{z − a}, which is
  * u = ũ − c + W0(c d e^{c − ũ}) with c = η_u − η_W (the u_i update of App. F.3 with one datapoint and
- * one class; one incremental proximal step per term, Bertsekas 2011). The ridge: SGD and U-max take its gradient μβ_j w̃_j explicitly;
- * Implicit SGD solves the unregularised step of App. F.1 with the batched {@code isgd-update} kernel
- * and then applies the ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of
+ * one class; one incremental proximal step per term, Bertsekas 2011).
+ *
+ * <p>The ridge: SGD and U-max take its gradient μβ_j w̃_j explicitly; Implicit SGD solves the
+ * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of
  * the ridge term alone (as App. F.3 does for the part of W outside the span of the x's).
  */
 final class PairTrainer implements Trainer {
