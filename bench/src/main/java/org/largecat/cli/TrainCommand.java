@@ -14,7 +14,6 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
 import org.largecat.train.Method;
-import org.largecat.train.SampledTrainer;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
@@ -47,9 +46,8 @@ final class TrainCommand {
   /**
    * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ =
    * {@code --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and
-   * the double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default 0.01
-   * for the A&R methods, the median over the datasets of unbiased-scalable-softmax Table 2 for nce
-   * (10³) and is (10²), and {@link DoubleSumOptions#defaultLearningRate} for the double-sum ones.
+   * the double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default
+   * {@link TrainingOptions#defaultSgdLearningRate}.
    */
   private static StepSizeSchedule stepSize(CommandLine args, Method method) {
     StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
@@ -62,16 +60,9 @@ final class TrainCommand {
         yield new StepSizeSchedule.Adaptive(args.positive("--learning-rate", paper.rho0()), paper.decay(),
             paper.every(), paper.smoothing());
       }
-      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate", defaultLearningRate(method)), 0.9);
+      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate",
+          TrainingOptions.defaultSgdLearningRate(method)), 0.9);
       default -> throw args.usage("--step must be adaptive or sgd");
-    };
-  }
-
-  private static double defaultLearningRate(Method method) {
-    return switch (method) {
-      case NCE -> 1e3;
-      case IMPORTANCE_SAMPLING -> 1e2;
-      default -> method.isDoubleSum() ? DoubleSumOptions.defaultLearningRate(method) : 0.01;
     };
   }
 
@@ -95,16 +86,6 @@ final class TrainCommand {
         .withStepSize(stepSize(args, method))
         .withSampling(sampling)
         .withPriorVariance(args.number("--prior-variance", 0));
-  }
-
-  /** The starting model: all zeros for the double-sum methods (Algorithm 1), else the A&R random start. */
-  static LinearModel initialModel(Dataset train, TrainingOptions options) {
-    Method method = options.method();
-    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
-    if (!method.isDoubleSum()) {
-      SampledTrainer.initialise(model, options);
-    }
-    return model;
   }
 
   /** A saved model to go on from ({@code --init}); local parameters start afresh. */
@@ -165,7 +146,7 @@ final class TrainCommand {
     TrainingOptions options = options(args, method);
     Kernels kernels = Kernels.get();
     Path init = args.path("--init");
-    LinearModel model = init == null ? initialModel(train, options) : savedModel(init, method, train);
+    LinearModel model = init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
     boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),

@@ -9,6 +9,7 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
+import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 
 /**
@@ -42,7 +43,7 @@ final class TuneCommand {
           CommandLine withRate = new CommandLine("tune", withLearningRate(rest, rate), withData(withRateOption()),
               List.of("--json"));
           TrainingOptions options = TrainCommand.options(withRate, method);
-          LinearModel model = TrainCommand.initialModel(subset, options);
+          LinearModel model = Trainers.initialModel(subset, options);
           return new LearningRateSearch.Run(model, TrainCommand.trainer(withRate, subset, model, options, kernels));
         });
     StringBuilder table = new StringBuilder("[");

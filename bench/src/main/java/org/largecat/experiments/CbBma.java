@@ -37,6 +37,9 @@ import org.largecat.kernel.Kernels;
  * extraction lost shows '-').
  */
 public final class CbBma {
+  /** Figure 1's axes: N on a log scale. */
+  private static final Plots.Axes LOG_N = new Plots.Axes(true, false, Double.NaN, null);
+
   private static final double[] SIGMA_HIGH = {0.1, 2.0};
   private static final int[] CLASSES = {3, 10};
   private static final int[] COVARIATE_MULTIPLES = {1, 2};
@@ -178,7 +181,7 @@ public final class CbBma {
       series.put("BMA", points(line, c -> logit.get(c).klBma()));
       series.put("paper BMA (Table G.1)", points(line, c -> paper(c) == null ? Double.NaN : paper(c)[7]));
       panels.add(new Plots.Panel(String.format(Locale.ROOT, "K = 3, M = 6, sigma_high = %.1f (Figure 1)",
-          sigma), "N (log scale)", "mean KL(true || predicted), test set", series, true, true, null));
+          sigma), "N (log scale)", "mean KL(true || predicted), test set", series, LOG_N, true));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-figure1"));
   }
@@ -201,7 +204,7 @@ public final class CbBma {
         }
       }
       panels.add(new Plots.Panel(String.format(Locale.ROOT, "BMA weight on CBC, sigma_high = %.1f", sigma),
-          "N (log scale)", "w_CBC (mean over seeds)", series, true, true, null));
+          "N (log scale)", "w_CBC (mean over seeds)", series, LOG_N, true));
     }
     return Plots.panels(panels, 1, out.resolve("cb-bma-weight"));
   }

@@ -11,6 +11,9 @@ public enum Experiment implements Labelled {
       ArReal::run),
   AR_LINEAR("ar-linear", "A&R Tables 2–3 in shape on generated linear softmax data with known truth (K = 200)",
       ArReal::linear),
+  DOUBLE_SUM("double-sum", "unbiased-scalable-softmax Table 3, Figures 1-2: OVE, NCE, IS, SGD, U-max, Implicit SGD;"
+      + " log-loss relative to Implicit SGD's on generated sets, fashion-mnist and kjv-nextword",
+      DoubleSum::run),
   CB_BMA("cb-bma", "CB Table G.1, Figure 1: BMA weight on CBC and mean KL to the truth of CBC / CBM / BMA on App. G.1.1 data",
       CbBma::run),
   CB_TIME("cb-time", "CB Figure 3: holdout log-likelihood and accuracy against time, IB-CAVI vs softmax ML"

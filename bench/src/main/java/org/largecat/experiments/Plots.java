@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
@@ -18,23 +19,35 @@ public final class Plots {
   private Plots() {}
 
   /**
-   * One chart: one line per series (x values, y values).
+   * How a chart's axes are drawn.
    *
-   * @param logX a logarithmic x axis (every x must then be positive)
-   * @param markers a marker at every point, for series of a few points each
+   * @param logX a logarithmic x axis
+   * @param logY a logarithmic y axis
+   * @param yMax the top of the y axis, so that one run that blew up does not flatten the others; NaN
+   *     fits the axis to the data
    * @param yPattern a {@link java.text.DecimalFormat} pattern for the y ticks, or null for XChart's choice
    *     (which prints every digit of values such as 12/22)
    */
-  public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, boolean logX,
-      boolean markers, String yPattern) {
+  public record Axes(boolean logX, boolean logY, double yMax, String yPattern) {
+    public static final Axes LINEAR = new Axes(false, false, Double.NaN, null);
+  }
+
+  /**
+   * One chart: one line per series (x values, y values); the points that are not finite (an overflowed
+   * run), or not positive on a logarithmic axis, are left out.
+   *
+   * @param markers a marker at every point, for series of a few points each
+   */
+  public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, Axes axes,
+      boolean markers) {
 
     /** Plain lines on linear axes. */
     public Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series) {
-      this(title, xLabel, yLabel, series, false, false, null);
+      this(title, xLabel, yLabel, series, Axes.LINEAR, false);
     }
   }
 
-  /** Draws one chart and writes {@code base}.png and {@code base}.svg; returns their paths. */
+  /** Draws one chart of plain lines on linear axes and writes {@code base}.png and {@code base}.svg; returns their paths. */
   public static List<Path> lines(String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
       throws IOException {
     return panels(List.of(new Panel(title, xLabel, yLabel, series)), 1, base);
@@ -49,12 +62,14 @@ public final class Plots {
     int columns = (panels.size() + rows - 1) / rows;
     List<XYChart> charts = new ArrayList<>();
     for (Panel panel : panels) {
-      XYChart chart = chart(panel, columns == 1 ? 800 : 560, rows == 1 ? 500 : 420);
+      XYChart chart = chart(panel.title(), panel.xLabel(), panel.yLabel(), panel.axes(), columns == 1 ? 800 : 560,
+          rows == 1 ? 500 : 420);
       for (Map.Entry<String, double[][]> e : panel.series().entrySet()) {
-        if (e.getValue()[0].length == 0) {
+        double[][] xy = plottable(e.getValue(), panel.axes());
+        if (xy[0].length == 0) {
           continue; // XChart rejects an empty series; a series without points has nothing to draw
         }
-        var line = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
+        var line = chart.addSeries(e.getKey(), xy[0], xy[1]);
         if (!panel.markers()) {
           line.setMarker(SeriesMarkers.NONE);
         }
@@ -81,7 +96,7 @@ public final class Plots {
    */
   public static List<Path> scatter(String title, String xLabel, String yLabel, Map<String, double[][]> series,
       boolean diagonal, Path base) throws IOException {
-    XYChart chart = chart(new Panel(title, xLabel, yLabel, series), 800, 500);
+    XYChart chart = chart(title, xLabel, yLabel, Axes.LINEAR, 800, 500);
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
     for (Map.Entry<String, double[][]> e : series.entrySet()) {
@@ -101,15 +116,19 @@ public final class Plots {
     return write(chart, base);
   }
 
-  /** An empty chart with the panel's title, axes and tick format. */
-  private static XYChart chart(Panel panel, int width, int height) {
+  /** An empty chart with this title and these axes. */
+  private static XYChart chart(String title, String xLabel, String yLabel, Axes axes, int width, int height) {
     System.setProperty("java.awt.headless", "true");
-    XYChart chart = new XYChartBuilder().width(width).height(height).title(panel.title()).xAxisTitle(panel.xLabel())
-        .yAxisTitle(panel.yLabel()).build();
+    XYChart chart = new XYChartBuilder().width(width).height(height).title(title).xAxisTitle(xLabel)
+        .yAxisTitle(yLabel).build();
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-    chart.getStyler().setXAxisLogarithmic(panel.logX());
-    if (panel.yPattern() != null) {
-      chart.getStyler().setYAxisDecimalPattern(panel.yPattern());
+    chart.getStyler().setXAxisLogarithmic(axes.logX());
+    chart.getStyler().setYAxisLogarithmic(axes.logY());
+    if (!Double.isNaN(axes.yMax())) {
+      chart.getStyler().setYAxisMax(axes.yMax());
+    }
+    if (axes.yPattern() != null) {
+      chart.getStyler().setYAxisDecimalPattern(axes.yPattern());
     }
     return chart;
   }
@@ -119,5 +138,22 @@ public final class Plots {
     BitmapEncoder.saveBitmap(chart, base.toString(), BitmapEncoder.BitmapFormat.PNG);
     VectorGraphicsEncoder.saveVectorGraphic(chart, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     return List.of(Path.of(base + ".png"), Path.of(base + ".svg"));
+  }
+
+  /** The points that can be drawn on these axes. */
+  private static double[][] plottable(double[][] xy, Axes axes) {
+    int n = 0;
+    double[][] kept = new double[2][xy[0].length];
+    for (int i = 0; i < xy[0].length; i++) {
+      if (fits(xy[0][i], axes.logX()) && fits(xy[1][i], axes.logY())) {
+        kept[0][n] = xy[0][i];
+        kept[1][n++] = xy[1][i];
+      }
+    }
+    return new double[][] {Arrays.copyOf(kept[0], n), Arrays.copyOf(kept[1], n)};
+  }
+
+  private static boolean fits(double v, boolean log) {
+    return Double.isFinite(v) && (!log || v > 0);
   }
 }

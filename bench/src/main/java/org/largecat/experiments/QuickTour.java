@@ -13,7 +13,7 @@ import org.largecat.kernel.Kernels;
 final class QuickTour {
   /** In the order they run: the cheapest first, so a user sees results early. */
   private static final List<Experiment> PARTS = List.of(Experiment.AR_LINEAR, Experiment.CB_BMA,
-      Experiment.CB_TIME, Experiment.SYNTH_FIDELITY, Experiment.AR_SYNTHETIC);
+      Experiment.CB_TIME, Experiment.DOUBLE_SUM, Experiment.SYNTH_FIDELITY, Experiment.AR_SYNTHETIC);
 
   private QuickTour() {}
 

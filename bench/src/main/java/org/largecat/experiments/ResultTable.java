@@ -57,14 +57,15 @@ public final class ResultTable {
   /** Writes NAME.csv and NAME.json into {@code dir} and returns their paths. */
   public List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
+    StringBuilder csv = new StringBuilder(String.join(",", columns.stream().map(ResultTable::csvField).toList()))
+        .append('\n');
     StringBuilder json = new StringBuilder("[\n");
     for (int r = 0; r < rows.size(); r++) {
       List<Object> row = rows.get(r);
       json.append("  {");
       for (int c = 0; c < columns.size(); c++) {
         Object v = row.get(c);
-        csv.append(c == 0 ? "" : ",").append(v == null ? "" : v.toString());
+        csv.append(c == 0 ? "" : ",").append(v == null ? "" : csvField(v.toString()));
         json.append(c == 0 ? "" : ", ").append('"').append(columns.get(c)).append("\": ").append(jsonValue(v));
       }
       csv.append('\n');
@@ -76,6 +77,11 @@ public final class ResultTable {
     Files.writeString(csvFile, csv);
     Files.writeString(jsonFile, json);
     return List.of(csvFile, jsonFile);
+  }
+
+  /** A CSV field as RFC 4180 writes it: quoted, with its quotes doubled, when it holds a comma, quote or line break. */
+  private static String csvField(String s) {
+    return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
   }
 
   private static String text(Object v) {

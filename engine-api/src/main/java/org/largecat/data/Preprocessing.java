@@ -2,7 +2,10 @@ package org.largecat.data;
 
 import java.util.Arrays;
 
-/** The A&R paper's preprocessing (§4.2), applied to a training set and its test set together. */
+/**
+ * The papers' preprocessing: A&R §4.2 (applied to a training set and its test set together) and the
+ * unit-norm rows of unbiased-scalable-softmax §4.1.
+ */
 public final class Preprocessing {
   private Preprocessing() {}
 
@@ -30,6 +33,41 @@ public final class Preprocessing {
     return new Dataset[] {
         new Dataset(train.features().scaleColumns(max), train.labels(), train.classes()),
         new Dataset(test.features().scaleColumns(max), test.labels(), test.classes())};
+  }
+
+  /**
+   * Every row divided by its L2 norm (unbiased-scalable-softmax §4.1: "the features of each dataset
+   * were normalized to have unit L2 norm"); an all-zero row stays as it is.
+   */
+  public static Dataset unitRows(Dataset data) {
+    Features x = data.features();
+    Features scaled = switch (x) {
+      case DenseFeatures dense -> {
+        float[] values = dense.values().clone();
+        int d = dense.columns();
+        for (int n = 0; n < dense.rows(); n++) {
+          divide(values, n * d, (n + 1) * d, Math.sqrt(dense.squaredNorm(n)));
+        }
+        yield new DenseFeatures(dense.rows(), d, values);
+      }
+      case SparseFeatures sparse -> {
+        float[] values = sparse.values().clone();
+        int[] indptr = sparse.indptr();
+        for (int n = 0; n < sparse.rows(); n++) {
+          divide(values, indptr[n], indptr[n + 1], Math.sqrt(sparse.squaredNorm(n)));
+        }
+        yield new SparseFeatures(sparse.rows(), sparse.columns(), indptr, sparse.indices(), values);
+      }
+    };
+    return new Dataset(scaled, data.labels(), data.classes());
+  }
+
+  private static void divide(float[] values, int from, int to, double norm) {
+    if (norm > 0) {
+      for (int j = from; j < to; j++) {
+        values[j] = (float) (values[j] / norm);
+      }
+    }
   }
 
   private static void requireSameShape(Dataset train, Dataset test) {

@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAccumulator;
 import org.largecat.data.Dataset;
+import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.special.Logistic;
@@ -24,9 +25,16 @@ import org.largecat.train.Trainer;
  *
  * <p>One {@link #step} runs a block of {@code blockSize} pairs, i from the epoch's permutation and k
  * uniform over the other classes, as if one after another ({@link ParallelWaves}); the learning
- * rate is η·decay^epoch (§4.1). The ridge: SGD and U-max take its gradient μβ_j w̃_j explicitly;
- * Implicit SGD solves the unregularised step of App. F.1 with the batched {@code isgd-update} kernel
- * and then applies the ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of
+ * rate of W is η·decay^epoch (§4.1), that of u_i η·uDecay^epoch, by default η throughout
+ * ({@link DoubleSumOptions#uEpochDecay} says why). SGD and U-max step u_i with its own rate; Implicit
+ * SGD takes the joint step of App. F.1 at W's rate η_W and then, when u_i's rate η_u is larger, an
+ * implicit step in u_i alone at the rate left, η_u − η_W, on the same pair at the new weights: the
+ * minimiser over u of 2(η_u − η_W)(u + e^{−u} d) + (u − ũ)², d = 1 + (K − 1)e^{z − a}, which is
+ * u = ũ − c + W0(c d e^{c − ũ}) with c = η_u − η_W (the u_i update of App. F.3 with one datapoint and
+ * one class; one incremental proximal step per term, Bertsekas 2011).
+ *
+ * <p>The ridge: SGD and U-max take its gradient μβ_j w̃_j explicitly; Implicit SGD solves the
+ * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of
  * the ridge term alone (as App. F.3 does for the part of W outside the span of the x's).
  */
 final class PairTrainer implements Trainer {
@@ -56,6 +64,7 @@ final class PairTrainer implements Trainer {
   private int blockStart;
   private int blockLength;
   private double rate;
+  private double uRate;
 
   PairTrainer(Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
@@ -148,6 +157,7 @@ final class PairTrainer implements Trainer {
   private void newEpoch() {
     epoch++;
     rate = options.rate(epoch);
+    uRate = options.uRate(epoch);
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < permutation.length; i++) {
       int j = random.nextInt(i + 1);
@@ -166,6 +176,7 @@ final class PairTrainer implements Trainer {
     final double[] xNorm2;
     final double[] uNew;
     final double[] a;
+    final double[] omega;
 
     Workspace(int size) {
       z = new double[size];
@@ -173,6 +184,7 @@ final class PairTrainer implements Trainer {
       xNorm2 = new double[size];
       uNew = new double[size];
       a = new double[size];
+      omega = new double[size];
     }
   }
 
@@ -196,10 +208,27 @@ final class PairTrainer implements Trainer {
     if (options.method() == Method.IMPLICIT_SGD) {
       kernels.implicitUpdates().softmaxSingleClass(count, ws.z, 0, ws.uOld, 0, ws.xNorm2, 0, rate, 1, data.classes,
           ws.uNew, 0, ws.a, 0);
+      if (uRate > rate) {
+        uAloneStep(ws, count);
+      }
     }
     for (int s = 0; s < count; s++) {
       int j = order[from + s];
       update(ws, s, j);
+    }
+  }
+
+  /** The implicit step in u_i alone at the rate u_i has beyond W's (see the class comment), for the slice's pairs. */
+  private void uAloneStep(Workspace ws, int count) {
+    double c = uRate - rate;
+    double logC = Math.log(c);
+    double logOthers = Math.log(data.classes - 1);
+    for (int s = 0; s < count; s++) {
+      ws.omega[s] = logC + Logistic.softplus(logOthers + ws.z[s] - ws.a[s]) + c - ws.uNew[s];
+    }
+    kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, count, ws.omega, 0, ws.omega, 0);
+    for (int s = 0; s < count; s++) {
+      ws.uNew[s] += ws.omega[s] - c;
     }
   }
 
@@ -236,7 +265,7 @@ final class PairTrainer implements Trainer {
         double ek = others * Math.exp(psiK - uu);
         ws.coef[0] = (float) (-rate * (ey - 1));
         ws.coef[1] = (float) (-rate * ek);
-        uNew = clamp(uu - rate * (1 - ey - ek), bounds.ramanLower(), bounds.ramanUpper());
+        uNew = clamp(uu - uRate * (1 - ey - ek), bounds.ramanLower(), bounds.ramanUpper());
       }
       default -> {
         // Eq. 7 at u (U-max first raises u to log(1 + e^z) when it is δ below it, Algorithm 1 line 13).
@@ -249,7 +278,7 @@ final class PairTrainer implements Trainer {
         double move = rate * e;
         ws.coef[0] = (float) move;
         ws.coef[1] = (float) -move;
-        uNew = uu - rate * (1 - Math.exp(-uu) - e);
+        uNew = uu - uRate * (1 - Math.exp(-uu) - e);
         if (options.method() == Method.UMAX) {
           uNew = clamp(uNew, 0, bounds.uUpper());
         }

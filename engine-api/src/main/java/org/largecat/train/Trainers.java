@@ -10,6 +10,16 @@ import org.largecat.model.LinearModel;
 public final class Trainers {
   private Trainers() {}
 
+  /** The starting model: all zeros for the double-sum methods (Algorithm 1), else the A&R random start. */
+  public static LinearModel initialModel(Dataset train, TrainingOptions options) {
+    Method method = options.method();
+    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
+    if (!method.isDoubleSum()) {
+      SampledTrainer.initialise(model, options);
+    }
+    return model;
+  }
+
   /**
    * A trainer that fits {@code model} in place on {@code data} as {@code options} say; the
    * double-sum methods take their other settings from {@link DoubleSumOptions#from}.

@@ -61,6 +61,31 @@ public record TrainingOptions(Method method, int batch, int sampled, long seed, 
     };
   }
 
+  /**
+   * The initial learning rate of the plain SGD schedule (×0.9 per epoch) when none is given: for the
+   * methods compared in unbiased-scalable-softmax, the median over its seven datasets of the tuned
+   * rates of its Table 2 (ove 10, nce 10³, is 10²; the double-sum ones {@link
+   * org.largecat.doublesum.DoubleSumOptions#defaultLearningRate}); 0.01 for the A&R bounds.
+   */
+  public static double defaultSgdLearningRate(Method method) {
+    return switch (method) {
+      case OVE -> 10;
+      case NCE -> 1e3;
+      case IMPORTANCE_SAMPLING -> 1e2;
+      default -> method.isDoubleSum() ? org.largecat.doublesum.DoubleSumOptions.defaultLearningRate(method) : 0.01;
+    };
+  }
+
+  /**
+   * These options with plain SGD at {@code learningRate}, ×0.9 per epoch (unbiased-scalable-softmax
+   * §4.1), and, for OVE, NCE and IS, that paper's n = 100 datapoints and m = 5 classes per iteration.
+   */
+  public TrainingOptions withPlainSgd(double learningRate) {
+    TrainingOptions sgd = withStepSize(new StepSizeSchedule.Sgd(learningRate, 0.9));
+    return method == Method.OVE || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING
+        ? sgd.withBatch(100, 5) : sgd;
+  }
+
   public TrainingOptions withBatch(int batch, int sampled) {
     return new TrainingOptions(method, batch, sampled, seed, threads, stepSize, weightScale, biasScale, samplingPower, sampling,
         priorVariance);

@@ -131,7 +131,7 @@ class DoubleSumGradientTest {
   private static double[] oneStep(Method method, long seed, double[] before, int[] pair) {
     LinearModel model = startingModel();
     // δ huge: no U-max reset, so the step is plain SGD on the formulation; μ > 0, so B_W is finite but far.
-    DoubleSumOptions options = new DoubleSumOptions(method, RATE, 0.9, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
+    DoubleSumOptions options = new DoubleSumOptions(method, RATE, 0.9, 1, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
     try (PairTrainer trainer = new PairTrainer(DATA, model, options, KERNELS)) {
       double[] start = parameters(trainer.u(), model);
       System.arraycopy(start, 0, before, 0, start.length);

@@ -32,7 +32,7 @@ class ImplicitSgdTest {
   }
 
   private static DoubleSumOptions options(Method method, double rate, double ridge, int threads) {
-    return new DoubleSumOptions(method, rate, 0.9, ridge, 1, DoubleSumOptions.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
+    return new DoubleSumOptions(method, rate, 0.9, 1, ridge, 1, DoubleSumOptions.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
   }
 
   /**
@@ -47,7 +47,7 @@ class ImplicitSgdTest {
       for (double scale : new double[] {0.3, 30}) {
         LinearModel model = randomModel(6, 4, scale, 2);
         LinearModel before = randomModel(6, 4, scale, 2);
-        DoubleSumOptions o = new DoubleSumOptions(Method.IMPLICIT_SGD_BATCH, rate, 0.9, 0, 1, 1, 1, 1, 1e-14, 4, 1);
+        DoubleSumOptions o = new DoubleSumOptions(Method.IMPLICIT_SGD_BATCH, rate, 0.9, 1, 0, 1, 1, 1, 1, 1e-14, 4, 1);
         try (MiniBatchImplicitTrainer trainer = new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
           trainer.step();
           int i = -1;

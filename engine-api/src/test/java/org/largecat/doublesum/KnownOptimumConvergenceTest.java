@@ -21,7 +21,9 @@ import org.largecat.train.TrainingOptions;
  * have no ridge) against the least log-loss any model reaches, the unregularised MLE's. Learning
  * rates are those §4.1's tuning picked on this problem ({@code largecat tune}, 10% of the data, 50
  * epochs, grid 10^{0,±1,±2,±3}; with --ridge 1e-3 for the double-sum ones): isgd-batch 10, isgd 1,
- * umax 0.1, nce 100, is 100, ove 10; isgd also at 0.3, between grid points.
+ * umax 0.1, nce 100, is 100, ove 10; and isgd at its default 0.1 ({@link DoubleSumOptions#defaultLearningRate}).
+ * u_i keeps its first learning rate ({@link DoubleSumOptions#uEpochDecay}); U-max is also run with
+ * u_i's rate decayed as §4.1 decays W's, which leaves it short of the optimum.
  */
 class KnownOptimumConvergenceTest {
   private static final Kernels KERNELS = Kernels.get();
@@ -31,9 +33,14 @@ class KnownOptimumConvergenceTest {
   private record Outcome(double objective, double logLoss, double newtonIterations) {}
 
   private static Outcome doubleSum(Method method, double rate) {
+    return doubleSum(method, rate, 1);
+  }
+
+  private static Outcome doubleSum(Method method, double rate, double uEpochDecay) {
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, 50, 20);
     DoubleSumOptions options = DoubleSumOptions.from(TrainingOptions.defaults(method).withThreads(2)
-        .withStepSize(new StepSizeSchedule.Sgd(rate, 0.9))).withRidge(KnownOptimumProblem.RIDGE);
+        .withStepSize(new StepSizeSchedule.Sgd(rate, 0.9))).withRidge(KnownOptimumProblem.RIDGE)
+        .withUEpochDecay(uEpochDecay);
     return run(model, DoubleSumTrainers.create(KnownOptimumProblem.DATA, model, options, KERNELS));
   }
 
@@ -63,9 +70,10 @@ class KnownOptimumConvergenceTest {
     double leastLogLoss = KnownOptimumProblem.unregularisedLogLoss();
     Map<String, Outcome> regularised = new LinkedHashMap<>();
     regularised.put("isgd-batch (10)", doubleSum(Method.IMPLICIT_SGD_BATCH, 10));
+    regularised.put("isgd (0.1)", doubleSum(Method.IMPLICIT_SGD, DoubleSumOptions.defaultLearningRate(Method.IMPLICIT_SGD)));
     regularised.put("isgd (1)", doubleSum(Method.IMPLICIT_SGD, 1));
-    regularised.put("isgd (0.3)", doubleSum(Method.IMPLICIT_SGD, 0.3));
     regularised.put("umax (0.1)", doubleSum(Method.UMAX, 0.1));
+    regularised.put("umax (0.1, u x0.9)", doubleSum(Method.UMAX, 0.1, 0.9));
     Map<String, Outcome> biased = new LinkedHashMap<>();
     biased.put("nce (100)", sampled(Method.NCE, 100));
     biased.put("is (100)", sampled(Method.IMPORTANCE_SAMPLING, 100));
@@ -77,12 +85,16 @@ class KnownOptimumConvergenceTest {
             : String.format("  (%.2f Newton iterations per step)", o.newtonIterations())));
     biased.forEach((name, o) -> System.out.printf("%-16s log-loss %.6f  / MLE's %.5f%n", name, o.logLoss(),
         o.logLoss() / leastLogLoss));
-    for (String name : new String[] {"isgd-batch (10)", "isgd (0.3)"}) {
+    for (String name : new String[] {"isgd-batch (10)", "isgd (0.1)", "umax (0.1)"}) {
       assertTrue(regularised.get(name).objective() <= 1.005 * best, name + " is not within 0.5% of F*");
     }
-    for (String name : new String[] {"isgd (1)", "umax (0.1)"}) {
-      assertTrue(regularised.get(name).objective() <= 1.02 * best, name + " is not within 2% of F*");
-    }
+    // At the tuned rate 1 the single-pair implicit step biases u_i low in the early epochs (W's step
+    // a = W0(2η(K − 1)‖x̃‖²e^{z − u}) takes up what would raise u_i): 0.7% above F* (1.2% with u_i's
+    // rate decayed).
+    assertTrue(regularised.get("isgd (1)").objective() <= 1.01 * best, "isgd (1) is not within 1% of F*");
+    // With u_i's rate decayed ×0.9 per epoch, u_i moves less than 10η over the run and stays near log K.
+    assertTrue(regularised.get("umax (0.1, u x0.9)").objective() >= 1.01 * best,
+        "umax with u_i's rate decayed came within 1% of F*: the held rate is no longer what closes the gap");
     assertTrue(regularised.get("isgd-batch (10)").newtonIterations() <= 20, "Newton needs too many iterations");
     for (String name : new String[] {"is (100)", "ove (10)"}) {
       assertTrue(biased.get(name).logLoss() >= 1.01 * leastLogLoss, name + " came within 1% of the MLE's log-loss");

@@ -2,6 +2,7 @@ package org.largecat.doublesum;
 
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
+import org.largecat.data.Preprocessing;
 import org.largecat.data.SyntheticData;
 
 /**
@@ -13,7 +14,7 @@ import org.largecat.data.SyntheticData;
 final class KnownOptimumProblem {
   static final double RIDGE = 1e-3;
   private static final Dataset GENERATED = SyntheticData.linearSoftmax(5_000, 20, 50, 0.3, 7).data();
-  static final Dataset DATA = unitRows(GENERATED);
+  static final Dataset DATA = Preprocessing.unitRows(GENERATED);
   /**
    * The same data before the unit-norm scaling (x ~ N(0, I)), each row then scaled by 10^U, U uniform
    * on (−1, 1): norms from 0.4 to 60, as raw count features have.
@@ -64,19 +65,6 @@ final class KnownOptimumProblem {
       double scale = Math.pow(10, 2 * random.nextDouble() - 1);
       for (int j = 0; j < d; j++) {
         values[i * d + j] = (float) (values[i * d + j] * scale);
-      }
-    }
-    return new Dataset(new DenseFeatures(x.rows(), d, values), data.labels(), data.classes());
-  }
-
-  static Dataset unitRows(Dataset data) {
-    DenseFeatures x = (DenseFeatures) data.features();
-    float[] values = x.values().clone();
-    int d = x.columns();
-    for (int i = 0; i < x.rows(); i++) {
-      double norm = Math.sqrt(x.squaredNorm(i));
-      for (int j = 0; j < d; j++) {
-        values[i * d + j] = (float) (values[i * d + j] / norm);
       }
     }
     return new Dataset(new DenseFeatures(x.rows(), d, values), data.labels(), data.classes());
