@@ -48,17 +48,10 @@ final class BetaPriorEm {
     int d = options.latent();
     int threads = options.threads();
     SplittableRandom random = new SplittableRandom(options.seed());
-    double[] mean = new double[d];
-    double[] covariance = ModelParameters.identity(d);
-    double[] psi = new double[items * choiceCount * d];
-    for (int j = 0; j < psi.length; j++) {
-      psi[j] = random.nextGaussian();
-    }
-    if (initial != null) {
-      System.arraycopy(initial.mean(), 0, mean, 0, d);
-      System.arraycopy(initial.covariance(), 0, covariance, 0, d * d);
-      System.arraycopy(initial.embeddings(), 0, psi, 0, psi.length);
-    }
+    SynthModel initialModel = VariationalEm.startingModel(items, choiceCount, d, initial, random);
+    double[] mean = initialModel.mean();
+    double[] covariance = initialModel.covariance();
+    double[] psi = initialModel.embeddings();
     double[] embeddingVariance = new double[psi.length];
     java.util.Arrays.fill(embeddingVariance, INITIAL_EMBEDDING_VARIANCE);
     double priorVariance = 1;

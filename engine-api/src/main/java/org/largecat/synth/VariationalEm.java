@@ -182,6 +182,23 @@ public final class VariationalEm {
     }
   }
 
+  /**
+   * Where a fit starts, in fresh arrays the fit updates in place: μ = 0, Σ = I and N(0, 1) embeddings
+   * drawn from {@code random}, or, when {@code initial} is given, its values (the draws are made
+   * either way, so the random stream after them is the same).
+   */
+  static SynthModel startingModel(int items, int choiceCount, int d, SynthModel initial, SplittableRandom random) {
+    double[] embeddings = new double[items * choiceCount * d];
+    for (int j = 0; j < embeddings.length; j++) {
+      embeddings[j] = random.nextGaussian();
+    }
+    if (initial == null) {
+      return new SynthModel(items, choiceCount, d, new double[d], ModelParameters.identity(d), embeddings);
+    }
+    return new SynthModel(items, choiceCount, d, initial.mean().clone(), initial.covariance().clone(),
+        initial.embeddings().clone());
+  }
+
   private static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress,
       ExecutorService pool) throws InterruptedException {
     int users = data.users();
@@ -190,17 +207,10 @@ public final class VariationalEm {
     int d = options.latent();
     Kernels kernels = Kernels.get();
     SplittableRandom random = new SplittableRandom(options.seed());
-    double[] mean = new double[d];
-    double[] covariance = ModelParameters.identity(d);
-    double[] embeddings = new double[items * choiceCount * d];
-    for (int j = 0; j < embeddings.length; j++) {
-      embeddings[j] = random.nextGaussian();
-    }
-    if (initial != null) {
-      System.arraycopy(initial.mean(), 0, mean, 0, d);
-      System.arraycopy(initial.covariance(), 0, covariance, 0, d * d);
-      System.arraycopy(initial.embeddings(), 0, embeddings, 0, embeddings.length);
-    }
+    SynthModel initialModel = startingModel(items, choiceCount, d, initial, random);
+    double[] mean = initialModel.mean();
+    double[] covariance = initialModel.covariance();
+    double[] embeddings = initialModel.embeddings();
     double[] lambda = new double[users * d];
     double[] userCovariance = new double[users * d * d];
     for (int u = 0; u < users; u++) {
