@@ -67,11 +67,9 @@ final class BetaPriorEm {
     MeanFieldNewton[] workers = new MeanFieldNewton[threads];
     int[][] userChoices = new int[threads][items];
     int[][] itemChoices = new int[threads][users];
-    for (int w = 0; w < threads; w++) {
-      workers[w] = new MeanFieldNewton(choiceCount, d, choiceCount, USER_TOLERANCE, matrixOps);
-    }
     MeanFieldNewton[] itemWorkers = new MeanFieldNewton[threads];
     for (int w = 0; w < threads; w++) {
+      workers[w] = new MeanFieldNewton(choiceCount, d, choiceCount, USER_TOLERANCE, matrixOps);
       itemWorkers[w] = new MeanFieldNewton(choiceCount, d, choiceCount, EMBEDDING_TOLERANCE, matrixOps);
     }
     MeanFieldNewton.Layout userLayout = new MeanFieldNewton.Layout(items, 1, choiceCount, 1, 0);
