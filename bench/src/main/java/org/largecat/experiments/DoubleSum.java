@@ -218,7 +218,8 @@ public final class DoubleSum {
   }
 
   private static TrainingOptions options(Method method, double rate, ExperimentSettings settings) {
-    return TrainingOptions.defaults(method).withPlainSgd(rate).withThreads(settings.threads());
+    return TrainingOptions.defaults(method).withPlainSgd(rate).withThreads(settings.threads())
+        .withSampling(settings.sampling()); // OVE, NCE and IS; the double-sum trainers draw their own pairs
   }
 
   /**
