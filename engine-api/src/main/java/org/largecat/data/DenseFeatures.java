@@ -41,6 +41,13 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   }
 
   @Override
+  public void axpy(VectorOps ops, float coef, int row, float[] y, int yOff) {
+    if (columns > 0) {
+      ops.axpy(columns, coef, values, row * columns, y, yOff);
+    }
+  }
+
+  @Override
   public double squaredNorm(int row) {
     double sum = 0;
     for (int j = row * columns, end = j + columns; j < end; j++) {

@@ -65,6 +65,15 @@ public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices,
     }
   }
 
+  /** A plain scatter: like the sparse scatter-axpy kernel it is bound by its scattered loads and stores. */
+  @Override
+  public void axpy(VectorOps ops, float coef, int row, float[] y, int yOff) {
+    Objects.checkFromIndexSize(yOff, columns, y.length);
+    for (int j = indptr[row]; j < indptr[row + 1]; j++) {
+      y[yOff + indices[j]] += coef * values[j];
+    }
+  }
+
   @Override
   public double squaredNorm(int row) {
     double sum = 0;

@@ -1,6 +1,7 @@
 package org.largecat.train;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -22,17 +23,20 @@ import org.largecat.model.LinearModel;
  * may be smaller, so a batch never holds an example twice), and for each example samples |S| of the
  * K − 1 other classes with {@link ClassSampler} — or, in {@link Sampling#SHARED} mode, one set for
  * the whole batch, each example giving weight 0 to its own label. Phase one, split across threads by example:
- * one gather-dot of the |S| + 1 weight rows against x_n, the bound's local step and coefficients,
- * and one scatter-axpy of the coefficients into the thread's own gradient buffer (shared mode with
- * dense x: two gemms per thread chunk instead). Phase two, split
- * across threads by class rows: for every touched row, or every touched (row, feature) pair when x
- * is sparse and D large, the buffers are summed and applied by the {@link StepSizeSchedule}: plain SGD, or the
+ * one gather-dot of the |S| + 1 weight rows against x_n, and the bound's local step and coefficients
+ * (shared mode with dense x: one gemm per thread chunk for the scores of the shared rows, one for
+ * their gradient). The batch's (example, class) slots are then bucketed by class. Phase two, split
+ * across threads by touched class: a class's gradient row is summed in a D-long buffer, one axpy of
+ * x_n per slot, and applied at once, for the whole row or for every touched (row, feature) pair when x
+ * is sparse and D large, by the {@link StepSizeSchedule}: plain SGD, or the
  * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
- * gradient, which gives exactly the dense schedule. With a Gaussian prior (MAP) the prior's gradient
+ * gradient, which gives exactly the dense schedule. Summing by class keeps the gradient out of a
+ * K x D buffer: each weight row and its s are read and written once an iteration, and x_n comes from
+ * the cache. With a Gaussian prior (MAP) the prior's gradient
  * −w/σ² (on the objective's scale) is added when a coordinate is updated: exact for rows touched
  * every iteration (dense x, most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed by (seed,
- * iteration, example), so a run is reproducible for a seed; floating-point sums depend on the
- * thread count.
+ * iteration, example), and every gradient is summed in batch order, so a run is reproducible for a
+ * seed, whatever the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
  */
 public final class SampledTrainer implements Trainer {
   private final Dataset data;
@@ -54,8 +58,20 @@ public final class SampledTrainer implements Trainer {
   private final ClassSampler sharedSampler;
   private final CounterRandom sharedRandom = new CounterRandom();
 
-  private final float[][] gradient;
-  private final double[][] biasGradient;
+  /**
+   * Each slot's coefficient, and the slots bucketed by class: the entries [touchedStart[t],
+   * touchedStart[t + 1]) are class touched[t]'s, each with its coefficient and its example, or −1 − j
+   * for shared class j when a gemm gives that gradient.
+   */
+  private final float[] batchCoef;
+  private final int[] slotCount;
+  private final int[] touched;
+  private int touchedCount;
+  private final int[] touchedStart;
+  private final int[] bucketExample;
+  private final float[] bucketCoef;
+  /** Per thread: the gradient row of the class being updated, and copies of its weights and s. */
+  private final RowBuffers[] rowBuffers;
   private final float[] squares;
   private final double[] biasSquares;
   private final int[] rowLast;
@@ -125,8 +141,6 @@ public final class SampledTrainer implements Trainer {
     sharedSampler = shared ? classSampler.copy() : null;
     int threads = threadsWorthStarting(data, options, slots);
     int cells = Math.multiplyExact(classes, columns);
-    gradient = new float[threads][cells];
-    biasGradient = new double[threads][classes];
     boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
     squares = adaptive ? new float[cells] : null;
     biasSquares = adaptive ? new double[classes] : null;
@@ -139,6 +153,16 @@ public final class SampledTrainer implements Trainer {
     order = new int[data.rows()];
     batchExamples = new int[Math.min(options.batch(), data.rows())];
     batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
+    batchCoef = new float[batchRows.length];
+    slotCount = new int[classes];
+    touched = new int[batchRows.length];
+    touchedStart = new int[batchRows.length + 1];
+    bucketExample = new int[batchRows.length];
+    bucketCoef = new float[batchRows.length];
+    rowBuffers = new RowBuffers[threads];
+    for (int r = 0; r < threads; r++) {
+      rowBuffers[r] = new RowBuffers(new float[columns], new float[columns], new float[columns]);
+    }
     workers = new ExampleWorker[threads];
     for (int r = 0; r < threads; r++) {
       workers[r] = new ExampleWorker(r, (batchExamples.length + threads - 1) / threads);
@@ -184,6 +208,11 @@ public final class SampledTrainer implements Trainer {
     return iteration;
   }
 
+  /** The threads the batches keep busy (see {@link #threadsWorthStarting}). */
+  int threads() {
+    return workers.length;
+  }
+
   /** The last iteration's estimate of the bound on the whole training set, (N/|B|) Σ_B L̂_n. */
   public double lastBound() {
     return lastBound;
@@ -198,6 +227,7 @@ public final class SampledTrainer implements Trainer {
       drawSharedClasses();
     }
     run(examplePhase);
+    bucketSlotsByClass();
     run(updatePhase);
     double sum = 0;
     for (ExampleWorker w : workers) {
@@ -205,6 +235,37 @@ public final class SampledTrainer implements Trainer {
     }
     lastBound = data.rows() / (double) batchSize * sum;
     return lastBound;
+  }
+
+  /** A counting sort of the batch's slots by class, classes in order of first appearance. */
+  private void bucketSlotsByClass() {
+    int end = batchSize * slots;
+    touchedCount = 0;
+    for (int i = 0; i < end; i++) {
+      int k = batchRows[i];
+      if (slotCount[k]++ == 0) {
+        touched[touchedCount++] = k;
+      }
+    }
+    int start = 0;
+    for (int t = 0; t < touchedCount; t++) {
+      int k = touched[t];
+      touchedStart[t] = start;
+      start += slotCount[k];
+      slotCount[k] = touchedStart[t];
+    }
+    touchedStart[touchedCount] = start;
+    boolean sharedGemm = workers[0].sharedGradient != null;
+    for (int b = 0, i = 0; b < batchSize; b++) {
+      for (int j = 0; j < slots; j++, i++) {
+        int e = slotCount[batchRows[i]]++;
+        bucketExample[e] = sharedGemm && j > 0 ? -j : batchExamples[b];
+        bucketCoef[e] = batchCoef[i];
+      }
+    }
+    for (int t = 0; t < touchedCount; t++) {
+      slotCount[touched[t]] = 0;
+    }
   }
 
   private void drawSharedClasses() {
@@ -308,25 +369,24 @@ public final class SampledTrainer implements Trainer {
           scores[j] += b[batchRows[base + j]];
         }
         boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
-        x.scatterAxpy(kernels.vectorOps(), gradient[thread], classes, n, batchRows, base, slots, coef, 0);
-        addBiasGradient(base);
+        System.arraycopy(coef, 0, batchCoef, base, slots);
       }
     }
 
     /**
      * Shared mode with dense x: the chunk's scores against the shared rows are one gemm,
-     * X_chunk · W_Sᵀ, and their gradient another, Cᵀ · X_chunk, added into the buffer rows of S;
-     * the labels' rows take their own dot and axpy.
+     * X_chunk · W_Sᵀ, and their gradient another, Cᵀ · X_chunk, which phase two adds to the rows
+     * of S; the labels' rows take their own dot here and their axpy there.
      */
     private void runSharedDense(int from, int to) {
       int count = to - from;
       if (count == 0) {
+        Arrays.fill(sharedGradient, 0f); // phase two adds every thread's
         return;
       }
       float[] x = ((DenseFeatures) data.features()).values();
       float[] w = model.weights();
       double[] b = model.biases();
-      float[] grad = gradient[thread];
       for (int i = from; i < to; i++) {
         System.arraycopy(x, batchExamples[i] * columns, examples, (i - from) * columns, columns);
       }
@@ -347,29 +407,18 @@ public final class SampledTrainer implements Trainer {
         }
         boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
         System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
-        kernels.vectorOps().axpy(columns, coef[0], examples, row, grad, label * columns);
-        addBiasGradient(base);
+        System.arraycopy(coef, 0, batchCoef, base, slots);
       }
       kernels.matrixOps().gemm(true, false, sampled, columns, count, 1f, sharedCoef, 0, sampled,
           examples, 0, columns, 0f, sharedGradient, 0, columns);
-      for (int j = 0; j < sampled; j++) {
-        kernels.vectorOps().axpy(columns, 1f, sharedGradient, j * columns, grad, sharedRows[j] * columns);
-      }
-    }
-
-    private void addBiasGradient(int base) {
-      double[] biasGrad = biasGradient[thread];
-      for (int j = 0; j < slots; j++) {
-        biasGrad[batchRows[base + j]] += coef[j];
-      }
     }
   }
 
-  /** Phase two for the class rows [r·K/T, (r+1)·K/T). */
+  /** Phase two for the touched classes [r·T/threads, (r+1)·T/threads) of the T touched. */
   private void update(int thread) {
     int threads = workers.length;
-    int lo = (int) ((long) classes * thread / threads);
-    int hi = (int) ((long) classes * (thread + 1) / threads);
+    int lo = (int) ((long) touchedCount * thread / threads);
+    int hi = (int) ((long) touchedCount * (thread + 1) / threads);
     float rate;
     float scale;
     switch (options.stepSize()) {
@@ -383,29 +432,34 @@ public final class SampledTrainer implements Trainer {
       }
     }
     float precision = options.priorVariance() == 0 ? 0 : (float) (scale * batchSize / data.rows() / options.priorVariance());
-    for (int i = 0, end = batchSize * slots; i < end; i++) {
-      int k = batchRows[i];
-      if (k < lo || k >= hi) {
-        continue;
+    Features x = data.features();
+    RowBuffers row = rowBuffers[thread];
+    float[] g = row.gradient;
+    for (int t = lo; t < hi; t++) {
+      int k = touched[t];
+      double biasGradient = 0;
+      int sharedSlot = -1;
+      for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
+        biasGradient += bucketCoef[e];
+        int n = bucketExample[e];
+        if (n < 0) {
+          sharedSlot = -1 - n;
+        } else {
+          x.axpy(kernels.vectorOps(), bucketCoef[e], n, g, 0);
+        }
+      }
+      if (sharedSlot >= 0) {
+        for (ExampleWorker worker : workers) {
+          kernels.vectorOps().axpy(columns, 1f, worker.sharedGradient, sharedSlot * columns, g, 0);
+        }
       }
       int last = rowLast[k];
-      if (last != iteration) {
-        rowLast[k] = iteration;
-        updateBias(k, last, rate, scale, precision);
-        if (coordinateLast == null) {
-          updateCoordinates(k * columns, k * columns + columns, last, rate, scale, precision);
-        }
-      }
-      if (coordinateLast != null) {
-        int n = batchExamples[i / slots];
-        for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
-          int c = k * columns + sparse.indices()[j];
-          int lastC = coordinateLast[c];
-          if (lastC != iteration) {
-            coordinateLast[c] = iteration;
-            updateCoordinate(c, lastC, rate, scale, precision);
-          }
-        }
+      rowLast[k] = iteration;
+      updateBias(k, biasGradient, last, rate, scale, precision);
+      if (coordinateLast == null) {
+        updateRow(k, row, last, rate, scale, precision);
+      } else {
+        updateTouchedCoordinates(k, t, g, rate, scale, precision);
       }
     }
   }
@@ -438,64 +492,73 @@ public final class SampledTrainer implements Trainer {
     return (double) Math.min(data.classes(), batchSlots) * data.columns() > 4 * pairs;
   }
 
+  /** A thread's row of gradient, and the copies of a weight row and its s that phase two updates. */
+  private record RowBuffers(float[] gradient, float[] weights, float[] squares) {}
+
   /**
-   * Applies the summed, scaled gradient of the coordinates [from, to), last updated at iteration
-   * {@code last}, and clears the buffers. A flat float loop, so the compiler vectorises it.
+   * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it. The
+   * loops are flat float loops over arrays that share one index, which is what the compiler needs
+   * to vectorise them (it cannot rule out that g and w, with different offsets, are one array: 5×
+   * slower), hence the copies of the row to and from the buffers.
    */
-  private void updateCoordinates(int from, int to, int last, float rate, float scale, float precision) {
-    float[] total = gradient[0];
-    for (int r = 1; r < gradient.length; r++) {
-      float[] other = gradient[r];
-      for (int c = from; c < to; c++) {
-        total[c] += other[c];
-        other[c] = 0;
-      }
-    }
-    float[] w = model.weights();
+  private void updateRow(int k, RowBuffers row, int last, float rate, float scale, float precision) {
+    float[] g = row.gradient;
+    float[] w = row.weights;
+    int base = k * columns;
+    System.arraycopy(model.weights(), base, w, 0, columns);
     if (squares == null) {
-      for (int c = from; c < to; c++) {
-        w[c] += rate * (total[c] * scale - precision * w[c]);
-        total[c] = 0;
+      for (int j = 0; j < columns; j++) {
+        w[j] += rate * (g[j] * scale - precision * w[j]);
+        g[j] = 0;
       }
-      return;
+    } else {
+      float fresh = (float) freshWeight(last);
+      float keep = (float) keptWeight(last);
+      float[] s = row.squares;
+      System.arraycopy(squares, base, s, 0, columns);
+      for (int j = 0; j < columns; j++) {
+        float gj = g[j] * scale - precision * w[j];
+        g[j] = 0;
+        float sj = fresh * gj * gj + keep * s[j];
+        s[j] = sj;
+        w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
+      }
+      System.arraycopy(s, 0, squares, base, columns);
     }
-    float fresh = (float) freshWeight(last);
-    float keep = (float) keptWeight(last);
-    float[] s = squares;
-    for (int c = from; c < to; c++) {
-      float g = total[c] * scale - precision * w[c];
-      total[c] = 0;
-      float sc = fresh * g * g + keep * s[c];
-      s[c] = sc;
-      w[c] += rate * g / (1 + (float) Math.sqrt(sc));
+    System.arraycopy(w, 0, model.weights(), base, columns);
+  }
+
+  /**
+   * Sparse x, large D: applies g at the features of touched class t's examples only, each (row,
+   * feature) pair once, with its own last update, and clears g there.
+   */
+  private void updateTouchedCoordinates(int k, int t, float[] g, float rate, float scale, float precision) {
+    float[] w = model.weights();
+    for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
+      int n = bucketExample[e];
+      for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
+        int feature = sparse.indices()[j];
+        int c = k * columns + feature;
+        int last = coordinateLast[c];
+        if (last == iteration) {
+          continue;
+        }
+        coordinateLast[c] = iteration;
+        float gc = g[feature] * scale - precision * w[c];
+        g[feature] = 0;
+        if (squares == null) {
+          w[c] += rate * gc;
+        } else {
+          float sc = (float) (freshWeight(last) * gc * gc + keptWeight(last) * squares[c]);
+          squares[c] = sc;
+          w[c] += rate * gc / (1 + (float) Math.sqrt(sc));
+        }
+      }
     }
   }
 
-  /** {@link #updateCoordinates} for one coordinate of a sparse row, as straight-line code. */
-  private void updateCoordinate(int c, int last, float rate, float scale, float precision) {
-    float g = 0;
-    for (float[] grad : gradient) {
-      g += grad[c];
-      grad[c] = 0;
-    }
-    float[] w = model.weights();
-    g = g * scale - precision * w[c];
-    if (squares == null) {
-      w[c] += rate * g;
-      return;
-    }
-    float s = (float) (freshWeight(last) * g * g + keptWeight(last) * squares[c]);
-    squares[c] = s;
-    w[c] += rate * g / (1 + (float) Math.sqrt(s));
-  }
-
-  private void updateBias(int k, int last, double rate, double scale, double precision) {
-    double g = 0;
-    for (double[] grad : biasGradient) {
-      g += grad[k];
-      grad[k] = 0;
-    }
-    g = g * scale - precision * model.biases()[k];
+  private void updateBias(int k, double gradient, int last, double rate, double scale, double precision) {
+    double g = gradient * scale - precision * model.biases()[k];
     if (squares == null) {
       model.biases()[k] += rate * g;
       return;

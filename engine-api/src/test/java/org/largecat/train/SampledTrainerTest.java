@@ -154,6 +154,157 @@ class SampledTrainerTest {
     assertTrue(norms[1] < 0.01 * norms[0], "prior " + norms[1] + " vs maximum likelihood " + norms[0]);
   }
 
+  /**
+   * Exact softmax on the whole set as one batch: two iterations of the adaptive step must be the
+   * full gradient Σ_n ([k = y_n] − p_nk) x_n applied per coordinate, s = g² then 0.1 g² + 0.9 s,
+   * whichever path phase two takes: whole dense rows (on one and two threads), whole sparse rows,
+   * or the touched (row, feature) pairs of sparse rows with large D.
+   */
+  @Test
+  void exactSoftmaxIterationsFollowTheFullGradient() {
+    assertFullGradientSteps(denseProblem(7), 1);
+    assertFullGradientSteps(denseProblem(14_000), 2);
+    assertFullGradientSteps(new Dataset(toSparse((DenseFeatures) denseProblem(7).features()), LABELS, 6), 1);
+    assertFullGradientSteps(sparseProblem(2_000), 1);
+  }
+
+  private static final int[] LABELS = {0, 3, 3, 5, 1, 0, 2, 4};
+
+  private static Dataset denseProblem(int columns) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+    float[] x = new float[LABELS.length * columns];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (float) random.nextGaussian();
+    }
+    return new Dataset(new DenseFeatures(LABELS.length, columns, x), LABELS, 6);
+  }
+
+  /** Three stored values a row, at columns spread over D. */
+  private static Dataset sparseProblem(int columns) {
+    int[] indptr = new int[LABELS.length + 1];
+    int[] indices = new int[3 * LABELS.length];
+    float[] values = new float[indices.length];
+    for (int n = 0; n < LABELS.length; n++) {
+      indptr[n + 1] = 3 * (n + 1);
+      for (int j = 0; j < 3; j++) {
+        indices[3 * n + j] = (n * 7 + j * columns / 3) % columns;
+        values[3 * n + j] = (n + 1) * (j - 1.2f);
+      }
+      java.util.Arrays.sort(indices, 3 * n, 3 * n + 3);
+    }
+    return new Dataset(new SparseFeatures(LABELS.length, columns, indptr, indices, values), LABELS, 6);
+  }
+
+  private static void assertFullGradientSteps(Dataset data, int threads) {
+    int classes = data.classes();
+    int columns = data.columns();
+    StepSizeSchedule.Adaptive schedule = new StepSizeSchedule.Adaptive(0.5, 0.9, 2000, 0.1);
+    TrainingOptions options = TrainingOptions.defaults(Method.EXACT_SOFTMAX).withBatch(LABELS.length, classes)
+        .withThreads(threads).withStepSize(schedule);
+    LinearModel model = LinearModel.zeros(Method.EXACT_SOFTMAX.link(), classes, columns);
+    SampledTrainer.initialise(model, options);
+    double[] w = new double[classes * columns];
+    double[] b = model.biases().clone();
+    for (int c = 0; c < w.length; c++) {
+      w[c] = model.weights()[c];
+    }
+    double[] s = new double[w.length + classes];
+    try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
+      assertEquals(threads, trainer.threads(), "threads started");
+      for (int t = 1; t <= 2; t++) {
+        trainer.step();
+        double[] g = new double[w.length + classes];
+        for (int n = 0; n < LABELS.length; n++) {
+          double[] p = new double[classes];
+          double max = Double.NEGATIVE_INFINITY;
+          for (int k = 0; k < classes; k++) {
+            p[k] = b[k];
+            for (int j = 0; j < columns; j++) {
+              p[k] += w[k * columns + j] * data.features().get(n, j);
+            }
+            max = Math.max(max, p[k]);
+          }
+          double z = 0;
+          for (int k = 0; k < classes; k++) {
+            p[k] = Math.exp(p[k] - max);
+            z += p[k];
+          }
+          for (int k = 0; k < classes; k++) {
+            double coef = (k == LABELS[n] ? 1 : 0) - p[k] / z;
+            for (int j = 0; j < columns; j++) {
+              g[k * columns + j] += coef * data.features().get(n, j);
+            }
+            g[w.length + k] += coef;
+          }
+        }
+        double rate = schedule.rate(t);
+        for (int c = 0; c < g.length; c++) {
+          if (g[c] == 0) {
+            continue; // a coordinate with no gradient (sparse x) keeps its s until it has one
+          }
+          s[c] = t == 1 ? g[c] * g[c] : 0.1 * g[c] * g[c] + 0.9 * s[c];
+          double step = rate * g[c] / (1 + Math.sqrt(s[c]));
+          if (c < w.length) {
+            w[c] += step;
+          } else {
+            b[c - w.length] += step;
+          }
+        }
+      }
+    }
+    // The trainer's weights, gradients and coefficients are floats (relative error 6e-8 each).
+    for (int c = 0; c < w.length; c++) {
+      assertEquals(w[c], model.weights()[c], 1e-5, "D = " + columns + ", weight " + c);
+    }
+    assertArrayEquals(b, model.biases(), 1e-7, "D = " + columns + ", biases");
+  }
+
+  /** Per-example sampling sums every gradient in batch order, so one thread and two give the same bits. */
+  @Test
+  void perExampleSamplingIsIndependentOfTheThreadCount() {
+    Dataset data = SyntheticData.linearSoftmax(2_000, 100, CLASSES, 0.5, 5).data();
+    LinearModel[] models = new LinearModel[2];
+    for (int threads = 1; threads <= 2; threads++) {
+      TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, CLASSES - 1).withThreads(threads);
+      LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
+      SampledTrainer.initialise(model, options);
+      try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
+        assertEquals(threads, trainer.threads(), "threads started");
+        for (int t = 0; t < 30; t++) {
+          trainer.step();
+        }
+      }
+      models[threads - 1] = model;
+    }
+    assertArrayEquals(models[0].weights(), models[1].weights());
+    assertArrayEquals(models[0].biases(), models[1].biases());
+  }
+
+  /**
+   * Shared mode, two threads, and an epoch's last batch of one example, so one thread's chunk is
+   * empty: its gemm gradient must count as zero, as the CSR copy (no gemm) confirms.
+   */
+  @Test
+  void sharedGemmPathHandlesAnEmptyThreadChunk() {
+    Dataset dense = SyntheticData.linearSoftmax(401, 100, CLASSES, 0.5, 5).data();
+    Dataset sparse = new Dataset(toSparse((DenseFeatures) dense.features()), dense.labels(), CLASSES);
+    LinearModel[] models = new LinearModel[2];
+    for (int m = 0; m < 2; m++) {
+      TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, CLASSES - 1).withThreads(2)
+          .withSampling(Sampling.SHARED);
+      models[m] = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
+      SampledTrainer.initialise(models[m], options);
+      try (SampledTrainer trainer = new SampledTrainer(m == 0 ? dense : sparse, models[m], options, KERNELS)) {
+        assertEquals(2, trainer.threads(), "threads started");
+        for (int t = 0; t < 3; t++) {
+          trainer.step();
+        }
+      }
+    }
+    assertArrayEquals(models[1].weights(), models[0].weights(), 1e-5f, "shared dense (gemm) vs shared sparse");
+    assertArrayEquals(models[1].biases(), models[0].biases(), 1e-7, "biases (from float scores)");
+  }
+
   @Test
   void sameSeedAndThreadsGiveTheSameWeights() {
     LinearModel a = train(Method.AR_SOFTMAX, 50, 2, 7);
