@@ -8,7 +8,7 @@ import java.util.Objects;
  * @param method the bound to maximise
  * @param batch examples per iteration |B|
  * @param sampled classes sampled per example |S| (ignored by exact softmax, which uses all K − 1)
- * @param seed the seed; with the same thread count a run is reproducible bit for bit
+ * @param seed the seed; a run is reproducible bit for bit (shared sampling with dense x: for a seed and thread count)
  * @param threads worker threads (≥ 1)
  * @param stepSize the adaptive schedule of the global step
  * @param weightScale standard deviation of the initial weights (paper: 0.1)
