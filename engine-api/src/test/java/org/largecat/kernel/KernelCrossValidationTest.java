@@ -199,6 +199,8 @@ class KernelCrossValidationTest {
       }
       special.applyPair(pair[0], pair[1], inputs.length, inputs, 0, new double[inputs.length], 0,
           new double[inputs.length], 0);
+      double[] inPlace = inputs.clone(); // longer than a block of the simd normal kernel, g in place
+      special.applyPair(pair[0], pair[1], inPlace.length, inPlace, 0, new double[inPlace.length], 0, inPlace, 0);
     }
   }
 
