@@ -239,7 +239,7 @@ final class VectorNormal {
    * Turns the log1p arguments {@link #evaluate} left for log Phi or log(1 - Phi) into the function:
    * -hi - (lo + log(2 pi)/2 + log(t + A1)) on the left (-Infinity once hi overflows), log1p(-Q) on the
    * right. Here, not in that loop: there the call to the vector log1p cost 1.7 ns a value (every live
-   * vector saved around it), here 0.7 (AVX-512; the fused pair went from 5.3 to 4.0 ns a cell).
+   * vector saved around it), here 0.7 (AVX-512; the fused pair went from 5.3 to 3.6 ns a cell).
    */
   private static void finishLog(ElementwiseFunction f, int n, double[] in, double[] out, int outOff) {
     if (f != ElementwiseFunction.NORMAL_LOG_CDF && f != ElementwiseFunction.NORMAL_LOG_SURVIVAL) {
