@@ -243,9 +243,8 @@ public final class SampledTrainer implements Trainer {
     touchedCount = 0;
     for (int i = 0; i < end; i++) {
       int k = batchRows[i];
-      if (slotCount[k]++ == 0) {
-        touched[touchedCount++] = k;
-      }
+      touched[touchedCount] = k; // kept when k is new: without a branch, which would be mispredicted often
+      touchedCount += slotCount[k]++ == 0 ? 1 : 0;
     }
     int start = 0;
     for (int t = 0; t < touchedCount; t++) {
@@ -432,34 +431,44 @@ public final class SampledTrainer implements Trainer {
       }
     }
     float precision = options.priorVariance() == 0 ? 0 : (float) (scale * batchSize / data.rows() / options.priorVariance());
-    Features x = data.features();
     RowBuffers row = rowBuffers[thread];
     float[] g = row.gradient;
     for (int t = lo; t < hi; t++) {
       int k = touched[t];
       double biasGradient = 0;
-      int sharedSlot = -1;
       for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
         biasGradient += bucketCoef[e];
-        int n = bucketExample[e];
-        if (n < 0) {
-          sharedSlot = -1 - n;
-        } else {
-          x.axpy(kernels.vectorOps(), bucketCoef[e], n, g, 0);
-        }
-      }
-      if (sharedSlot >= 0) {
-        for (ExampleWorker worker : workers) {
-          kernels.vectorOps().axpy(columns, 1f, worker.sharedGradient, sharedSlot * columns, g, 0);
-        }
       }
       int last = rowLast[k];
       rowLast[k] = iteration;
       updateBias(k, biasGradient, last, rate, scale, precision);
+      if (columns == 0) {
+        continue; // a bias-only model, as A&R's synthetic set, has no weight rows
+      }
+      sumGradientRow(t, g);
       if (coordinateLast == null) {
         updateRow(k, row, last, rate, scale, precision);
       } else {
         updateTouchedCoordinates(k, t, g, rate, scale, precision);
+      }
+    }
+  }
+
+  /** g += the gradient row of touched class t: x_n times the coefficient for each of its slots, or the shared gemm's row. */
+  private void sumGradientRow(int t, float[] g) {
+    Features x = data.features();
+    int sharedSlot = -1;
+    for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
+      int n = bucketExample[e];
+      if (n < 0) {
+        sharedSlot = -1 - n;
+      } else {
+        x.axpy(kernels.vectorOps(), bucketCoef[e], n, g, 0);
+      }
+    }
+    if (sharedSlot >= 0) {
+      for (ExampleWorker worker : workers) {
+        kernels.vectorOps().axpy(columns, 1f, worker.sharedGradient, sharedSlot * columns, g, 0);
       }
     }
   }
