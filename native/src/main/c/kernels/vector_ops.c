@@ -120,6 +120,19 @@ EXPORT void KERNEL(scatter_axpy)(float *w, int32_t d, const int32_t *rows, int32
   }
 }
 
+/** y[yOff..yOff+d) += coef[coefOff + i] * W[rows[rowsOff + i]] for i < count, rows in order; each element rounded once a row. */
+EXPORT void KERNEL(gather_axpy)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
+    const float *coef, int32_t coefOff, float *y, int32_t yOff) {
+  float *ys = y + yOff;
+  for (int32_t i = 0; i < count; i++) {
+    const float *row = w + (int64_t) rows[rowsOff + i] * d;
+    float c = coef[coefOff + i];
+    for (int32_t j = 0; j < d; j++) {
+      ys[j] = fmaf(c, row[j], ys[j]);
+    }
+  }
+}
+
 /** W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x sparse; each element rounded once. */
 EXPORT void KERNEL(scatter_axpy_sparse)(float *w, int32_t d, const int32_t *rows, int32_t rowsOff,
     int32_t count, const float *coef, int32_t coefOff, const int32_t *indices, const float *values,

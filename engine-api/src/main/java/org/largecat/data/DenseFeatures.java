@@ -41,9 +41,9 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   }
 
   @Override
-  public void axpy(VectorOps ops, float coef, int row, float[] y, int yOff) {
+  public void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff) {
     if (columns > 0) {
-      ops.axpy(columns, coef, values, row * columns, y, yOff);
+      ops.gatherAxpy(values, this.rows, columns, rows, rowsOff, count, coef, coefOff, y, yOff);
     }
   }
 

@@ -5,7 +5,7 @@ import org.largecat.kernel.VectorOps;
 /**
  * The feature rows x_n of a dataset, dense or CSR-sparse, with the two batched kernels every sampled
  * trainer runs per example: scores of a class subset against x_n, and a rank-one update of those
- * classes' weight rows along x_n; and the single-row axpy that sums a class's gradient row. A dataset with no columns (a bias-only model) has scores 0.
+ * classes' weight rows along x_n; and the sum of coefficients times rows of x that makes one class's gradient row. A dataset with no columns (a bias-only model) has scores 0.
  */
 public sealed interface Features permits DenseFeatures, SparseFeatures {
 
@@ -26,8 +26,8 @@ public sealed interface Features permits DenseFeatures, SparseFeatures {
   void scatterAxpy(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
       float[] coef, int coefOff);
 
-  /** y[yOff + j] += coef * x_row[j] for j < D. */
-  void axpy(VectorOps ops, float coef, int row, float[] y, int yOff);
+  /** y[yOff + j] += coef[coefOff + i] * x_{rows[rowsOff + i]}[j] for i < count, j < D, in order of i. */
+  void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff);
 
   /** Returns ||x_row||². */
   double squaredNorm(int row);

@@ -67,10 +67,14 @@ public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices,
 
   /** A plain scatter: like the sparse scatter-axpy kernel it is bound by its scattered loads and stores. */
   @Override
-  public void axpy(VectorOps ops, float coef, int row, float[] y, int yOff) {
+  public void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff) {
     Objects.checkFromIndexSize(yOff, columns, y.length);
-    for (int j = indptr[row]; j < indptr[row + 1]; j++) {
-      y[yOff + indices[j]] += coef * values[j];
+    for (int i = 0; i < count; i++) {
+      int row = Objects.checkIndex(rows[rowsOff + i], this.rows);
+      float c = coef[coefOff + i];
+      for (int j = indptr[row]; j < indptr[row + 1]; j++) {
+        y[yOff + indices[j]] = Math.fma(c, values[j], y[yOff + indices[j]]);
+      }
     }
   }
 

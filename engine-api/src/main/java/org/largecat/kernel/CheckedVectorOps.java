@@ -121,6 +121,22 @@ final class CheckedVectorOps extends VectorOps {
   }
 
   @Override
+  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff) {
+    float[] expected = Arrays.copyOfRange(y, yOff, yOff + d);
+    reference.gatherAxpyKernel(w, d, rows, rowsOff, count, coef, coefOff, expected, 0);
+    float[] before = Arrays.copyOfRange(y, yOff, yOff + d);
+    tested.gatherAxpyKernel(w, d, rows, rowsOff, count, coef, coefOff, y, yOff);
+    double[] change = new double[d]; // sum of |c W[row]| per element
+    for (int i = 0; i < count; i++) {
+      for (int j = 0; j < d; j++) {
+        change[j] += Math.abs((double) coef[coefOff + i] * w[rows[rowsOff + i] * d + j]);
+      }
+    }
+    compareMatrix("gatherAxpy", Arrays.copyOfRange(y, yOff, yOff + d), expected, before, change);
+  }
+
+  @Override
   protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
     float[] expected = w.clone();

@@ -93,6 +93,19 @@ public abstract class VectorOps {
   }
 
   /**
+   * y[yOff..yOff+d) += coef[coefOff + i] * W[rows[rowsOff + i]] for i < count, in that order; each
+   * element rounded once a row. The transpose of {@link #gatherDot}: it sums one class's gradient row
+   * from the examples that touched it, with one call for them all.
+   */
+  public final void gatherAxpy(float[] w, int k, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff) {
+    checkRows("gatherAxpy", w, k, d, rows, rowsOff, count);
+    Checks.span("gatherAxpy", "coef", coef, coefOff, count);
+    Checks.span("gatherAxpy", "y", y, yOff, d);
+    gatherAxpyKernel(w, d, rows, rowsOff, count, coef, coefOff, y, yOff);
+  }
+
+  /**
    * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x one sparse CSR row (indices
    * strictly increasing in [0, d)); each element rounded once. Rows may repeat: updates apply in order.
    */
@@ -182,6 +195,9 @@ public abstract class VectorOps {
 
   protected abstract void scatterAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, float[] x, int xOff);
+
+  protected abstract void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff);
 
   protected abstract void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz);

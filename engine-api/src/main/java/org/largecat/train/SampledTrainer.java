@@ -254,17 +254,25 @@ public final class SampledTrainer implements Trainer {
       slotCount[k] = touchedStart[t];
     }
     touchedStart[touchedCount] = start;
+    // The label slots first, so that with the shared gemm a class's examples come before its -1 - j.
     boolean sharedGemm = workers[0].sharedGradient != null;
-    for (int b = 0, i = 0; b < batchSize; b++) {
-      for (int j = 0; j < slots; j++, i++) {
-        int e = slotCount[batchRows[i]]++;
-        bucketExample[e] = sharedGemm && j > 0 ? -j : batchExamples[b];
-        bucketCoef[e] = batchCoef[i];
+    for (int b = 0; b < batchSize; b++) {
+      bucket(b * slots, batchExamples[b]);
+    }
+    for (int b = 0; b < batchSize; b++) {
+      for (int j = 1; j < slots; j++) {
+        bucket(b * slots + j, sharedGemm ? -j : batchExamples[b]);
       }
     }
     for (int t = 0; t < touchedCount; t++) {
       slotCount[touched[t]] = 0;
     }
+  }
+
+  private void bucket(int slot, int example) {
+    int e = slotCount[batchRows[slot]]++;
+    bucketExample[e] = example;
+    bucketCoef[e] = batchCoef[slot];
   }
 
   private void drawSharedClasses() {
@@ -454,19 +462,19 @@ public final class SampledTrainer implements Trainer {
     }
   }
 
-  /** g += the gradient row of touched class t: x_n times the coefficient for each of its slots, or the shared gemm's row. */
+  /**
+   * g += the gradient row of touched class t: its slots' x_n times their coefficients, in one call,
+   * and, when the class is a shared one whose gradient the gemms gave, their rows.
+   */
   private void sumGradientRow(int t, float[] g) {
-    Features x = data.features();
-    int sharedSlot = -1;
-    for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
-      int n = bucketExample[e];
-      if (n < 0) {
-        sharedSlot = -1 - n;
-      } else {
-        x.axpy(kernels.vectorOps(), bucketCoef[e], n, g, 0);
-      }
+    int from = touchedStart[t];
+    int examples = touchedStart[t + 1];
+    while (examples > from && bucketExample[examples - 1] < 0) {
+      examples--;
     }
-    if (sharedSlot >= 0) {
+    data.features().gatherAxpy(kernels.vectorOps(), bucketExample, from, examples - from, bucketCoef, from, g, 0);
+    if (examples < touchedStart[t + 1]) {
+      int sharedSlot = -1 - bucketExample[examples];
       for (ExampleWorker worker : workers) {
         kernels.vectorOps().axpy(columns, 1f, worker.sharedGradient, sharedSlot * columns, g, 0);
       }

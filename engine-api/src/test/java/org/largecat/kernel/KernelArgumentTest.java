@@ -35,6 +35,8 @@ class KernelArgumentTest {
         () -> v.gatherDotSparse(w, 4, 2, new int[] {0}, 0, 1, new int[] {0, 2}, x, 0, 2, out, 0));
     rejects(IllegalArgumentException.class, "scatterAxpySparse: indices must be strictly increasing",
         () -> v.scatterAxpySparse(w, 4, 2, new int[] {0}, 0, 1, x, 0, new int[] {1, 1}, x, 0, 2));
+    rejects(IndexOutOfBoundsException.class, "gatherAxpy: y has length 1 but the call reads 2",
+        () -> v.gatherAxpy(w, 4, 2, new int[] {0, 1}, 0, 2, x, 0, new float[1], 0));
     rejects(IndexOutOfBoundsException.class, "scatterAxpy: coef has length 1 but the call reads 2",
         () -> v.scatterAxpy(w, 4, 2, new int[] {0, 1}, 0, 2, new float[1], 0, x, 0));
     rejects(IndexOutOfBoundsException.class, "logSumExp: v has length 3 but the call reads 4",

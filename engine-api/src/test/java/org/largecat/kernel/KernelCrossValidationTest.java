@@ -132,6 +132,7 @@ class KernelCrossValidationTest {
         float[] coef = TestInputs.uniformFloats(random, count + 1);
         ops.gatherDot(w, classes, d, rows, 1, count, x, 2, out, 3 - (count > 0 ? 1 : 0));
         ops.scatterAxpy(w, classes, d, rows, 1, count, coef, 1, x, 2);
+        ops.gatherAxpy(w, classes, d, rows, 1, count, coef, 1, TestInputs.atOffset(TestInputs.uniformFloats(random, d), 1), 1);
         int[] indices = random.ints(0, d).distinct().limit(Math.min(d, 2 + random.nextInt(40))).sorted().toArray();
         int nnz = indices.length - 1; // from offset 1
         float[] values = TestInputs.uniformFloats(random, nnz + 1);

@@ -142,6 +142,27 @@ final class SimdVectorOps extends ScalarVectorOps {
     }
   }
 
+  /** Each vector of y stays in a register across the rows: one load and store, not one a row. */
+  @Override
+  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff) {
+    int j = 0;
+    for (; j <= d - F.length(); j += F.length()) {
+      FloatVector acc = FloatVector.fromArray(F, y, yOff + j);
+      for (int i = 0; i < count; i++) {
+        acc = FloatVector.fromArray(F, w, rows[rowsOff + i] * d + j).fma(FloatVector.broadcast(F, coef[coefOff + i]), acc);
+      }
+      acc.intoArray(y, yOff + j);
+    }
+    for (; j < d; j++) {
+      float acc = y[yOff + j];
+      for (int i = 0; i < count; i++) {
+        acc = Math.fma(coef[coefOff + i], w[rows[rowsOff + i] * d + j], acc);
+      }
+      y[yOff + j] = acc;
+    }
+  }
+
   @Override
   protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {

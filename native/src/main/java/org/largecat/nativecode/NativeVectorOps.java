@@ -12,7 +12,7 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
  * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product and axpy, gather-dot and
- * scatter-axpy with dense and sparse x, the maximum, the sum of exp and log-sum-exp; the other
+ * scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp and log-sum-exp; the other
  * kernels are the scalar reference's. Arrays are passed in place with their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
@@ -26,6 +26,8 @@ final class NativeVectorOps extends ScalarVectorOps {
       FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT,
           ADDRESS, JAVA_INT));
   private static final MethodHandle SCATTER_AXPY = NativeLibrary.kernel("scatter_axpy", FunctionDescriptor.ofVoid(
+      ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+  private static final MethodHandle GATHER_AXPY = NativeLibrary.kernel("gather_axpy", FunctionDescriptor.ofVoid(
       ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
   private static final MethodHandle SCATTER_AXPY_SPARSE = NativeLibrary.kernel("scatter_axpy_sparse",
       FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS,
@@ -83,6 +85,17 @@ final class NativeVectorOps extends ScalarVectorOps {
     try {
       SCATTER_AXPY.invokeExact(MemorySegment.ofArray(w), d, MemorySegment.ofArray(rows), rowsOff, count,
           MemorySegment.ofArray(coef), coefOff, MemorySegment.ofArray(x), xOff);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff) {
+    try {
+      GATHER_AXPY.invokeExact(MemorySegment.ofArray(w), d, MemorySegment.ofArray(rows), rowsOff, count,
+          MemorySegment.ofArray(coef), coefOff, MemorySegment.ofArray(y), yOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }

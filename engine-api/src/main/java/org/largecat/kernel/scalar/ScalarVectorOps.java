@@ -81,6 +81,14 @@ public class ScalarVectorOps extends VectorOps {
   }
 
   @Override
+  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
+      float[] coef, int coefOff, float[] y, int yOff) {
+    for (int i = 0; i < count; i++) {
+      axpyKernel(d, coef[coefOff + i], w, rows[rowsOff + i] * d, y, yOff);
+    }
+  }
+
+  @Override
   protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
       float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
     for (int i = 0; i < count; i++) {
