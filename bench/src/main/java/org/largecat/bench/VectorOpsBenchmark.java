@@ -54,6 +54,7 @@ public class VectorOpsBenchmark {
     int[] rows;
     float[] coef;
     double[] logits;
+    float[] gradient = new float[D];
 
     @Setup
     public void data() {
@@ -143,6 +144,13 @@ public class VectorOpsBenchmark {
   public void scatterAxpyDense(Dense d, Blackhole bh) {
     ops.scatterAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.x, 0);
     bh.consume(d.w);
+  }
+
+  /** The transpose: one D-long row summed from |S| rows of W, as the trainers sum a class's gradient row. */
+  @Benchmark
+  public void gatherAxpyDense(Dense d, Blackhole bh) {
+    ops.gatherAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.gradient, 0);
+    bh.consume(d.gradient);
   }
 
   @Benchmark
