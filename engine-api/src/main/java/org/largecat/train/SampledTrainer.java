@@ -26,8 +26,8 @@ import org.largecat.model.LinearModel;
  * one gather-dot of the |S| + 1 weight rows against x_n, and the bound's local step and coefficients
  * (shared mode with dense x: one gemm per thread chunk for the scores of the shared rows, one for
  * their gradient). The batch's (example, class) slots are then bucketed by class. Phase two, split
- * across threads by touched class: a class's gradient row is summed in a D-long buffer, one axpy of
- * x_n per slot, and applied at once, for the whole row or for every touched (row, feature) pair when x
+ * across threads by touched class: a class's gradient row is summed in a D-long buffer by one
+ * gather-axpy of its slots' x_n, and applied at once, for the whole row or for every touched (row, feature) pair when x
  * is sparse and D large, by the {@link StepSizeSchedule}: plain SGD, or the
  * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
  * gradient, which gives exactly the dense schedule. Summing by class keeps the gradient out of a
@@ -35,8 +35,8 @@ import org.largecat.model.LinearModel;
  * the cache. With a Gaussian prior (MAP) the prior's gradient
  * −w/σ² (on the objective's scale) is added when a coordinate is updated: exact for rows touched
  * every iteration (dense x, most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed by (seed,
- * iteration, example), and every gradient is summed in batch order, so a run is reproducible for a
- * seed, whatever the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
+ * iteration, example), and every gradient is summed in a fixed order (a class's label slots, then its
+ * sampled ones, each in batch order), so a run is reproducible for a seed, whatever the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
  */
 public final class SampledTrainer implements Trainer {
   private final Dataset data;

@@ -259,7 +259,7 @@ class SampledTrainerTest {
     assertArrayEquals(b, model.biases(), 1e-7, "D = " + columns + ", biases");
   }
 
-  /** Per-example sampling sums every gradient in batch order, so one thread and two give the same bits. */
+  /** Per-example sampling sums every gradient in an order fixed by the batch, so one thread and two give the same bits. */
   @Test
   void perExampleSamplingIsIndependentOfTheThreadCount() {
     Dataset data = SyntheticData.linearSoftmax(2_000, 100, CLASSES, 0.5, 5).data();
