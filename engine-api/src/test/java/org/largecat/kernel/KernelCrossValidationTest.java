@@ -373,6 +373,8 @@ class KernelCrossValidationTest {
       ops.choleskyFactor(n, a, 1, ld);
       double[] rhs = TestInputs.uniform(random, 2 + n * 4, 5);
       ops.choleskySolve(n, 3, a, 1, ld, rhs, 2, 4);
+      double[] wide = TestInputs.uniform(random, 1 + n * 21, 5); // 19 right-hand sides: whole vectors and a tail
+      ops.choleskySolve(n, 19, a, 1, ld, wide, 1, 21);
     }
     double[] indefinite = {1, 0, 0, 2, -5, 0, 0, 0, 1};
     NotPositiveDefiniteException e = assertThrows(NotPositiveDefiniteException.class,

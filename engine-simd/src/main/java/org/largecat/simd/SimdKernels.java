@@ -29,7 +29,7 @@ final class SimdKernels {
     boolean masked = maskedFamiliesPay(SimdWidth.DOUBLES.length(), System.getProperty("os.arch"),
         Boolean.getBoolean(TWO_LANE_MASKS_PROPERTY));
     return new KernelFamilies(new SimdVectorOps(), masked ? new SimdSpecialFunctions() : null,
-        masked ? new SimdImplicitUpdates() : null, null, describe(masked));
+        masked ? new SimdImplicitUpdates() : null, new SimdMatrixOps(), describe(masked));
   }
 
   /**
