@@ -32,7 +32,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx6g"})
 @State(Scope.Benchmark)
 public class GemmBenchmark {
-  @Param({"scalar", "blas", "jblas"})
+  @Param({"scalar", "simd", "blas", "jblas"})
   public String backend;
 
   @Param({"square", "xtEz"})

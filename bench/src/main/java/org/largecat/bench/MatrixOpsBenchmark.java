@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class MatrixOpsBenchmark {
-  @Param({"scalar", "blas", "jblas"})
+  @Param({"scalar", "simd", "blas", "jblas"})
   public String backend;
 
   @Param({"256"})
