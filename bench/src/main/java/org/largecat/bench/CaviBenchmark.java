@@ -39,7 +39,7 @@ public class CaviBenchmark {
 
   /**
    * The backend, and a prepared run of each size on it. simd runs the products on the Vector API
-   * instead of auto's BLAS: faster than OpenBLAS's AVX2 (Haswell) kernels, slower than its AVX-512 ones.
+   * instead of auto's BLAS; which is faster depends on the CPU and on the OpenBLAS kernels run on it.
    */
   @State(Scope.Benchmark)
   public static class Runs {
@@ -50,6 +50,11 @@ public class CaviBenchmark {
     IbCavi logit;
     CbPredictor probitPredictor;
     Design probitDesign;
+    /**
+     * The N x K outputs, written again by each call: allocating them (256 MB) per call measured this
+     * machine's page faults instead (a fork at 0.75 s rather than 0.14 s, zeroing pages in the kernel).
+     */
+    CbPredictor.Predictions probitPredictions;
 
     @Setup(Level.Trial)
     public void prepare() {
@@ -61,6 +66,7 @@ public class CaviBenchmark {
       probit.iterate(); // means away from the prior's zeros
       probitPredictor = new CbPredictor(probit.posterior(), kernels);
       probitDesign = Design.withIntercept(big.features(), kernels);
+      probitPredictions = CbPredictor.Predictions.allocate(big.rows(), big.classes());
       Dataset small = CbSimulation.generate(4_000, 20, 10, 2.0, Math.sqrt(0.001), 0.5, 2).data();
       logit = IbCavi.start(small, GaussianPrior.isotropic(11, 1), CaviOptions.of(Link.LOGIT).withThreads(threads), kernels);
     }
@@ -79,7 +85,7 @@ public class CaviBenchmark {
 
   @Benchmark
   public void probitProbabilities(Runs runs, Blackhole bh) {
-    bh.consume(runs.probitPredictor.plugIn(runs.probitDesign));
+    bh.consume(runs.probitPredictor.plugIn(runs.probitDesign, runs.probitPredictions));
   }
 
   @Benchmark

@@ -29,7 +29,21 @@ public final class CbPredictor {
   }
 
   /** Log-probabilities of every category for every row, N x K row-major, under CBC and CBM. */
-  public record Predictions(int rows, int categories, double[] cbc, double[] cbm) {}
+  public record Predictions(int rows, int categories, double[] cbc, double[] cbm) {
+    public Predictions {
+      long cells = (long) rows * categories;
+      if (rows < 0 || categories < 1 || cbc.length != cells || cbm.length != cells) {
+        throw new IllegalArgumentException("predictions of " + rows + " rows x " + categories + " categories need two arrays of "
+            + cells + " elements; got " + cbc.length + " and " + cbm.length);
+      }
+    }
+
+    /** Zeroed storage for rows x categories predictions, to be filled (and refilled) by the predictor. */
+    public static Predictions allocate(int rows, int categories) {
+      int cells = Math.multiplyExact(rows, categories);
+      return new Predictions(rows, categories, new double[cells], new double[cells]);
+    }
+  }
 
   /**
    * Monte-Carlo evidence estimates (with S posterior samples) and the BMA weight on CBC.
@@ -56,22 +70,36 @@ public final class CbPredictor {
 
   /** CBC and CBM log-probabilities at the posterior mean. */
   public Predictions plugIn(Design x) {
-    return predict(x, posterior.means);
+    return plugIn(x, Predictions.allocate(x.rows(), posterior.categories));
   }
 
-  /** CBC and CBM log-probabilities with weights B (M x K row-major). */
-  public Predictions predict(Design x, double[] weights) {
+  /**
+   * CBC and CBM log-probabilities at the posterior mean, written into out (x's rows by the posterior's
+   * categories) and returned: a caller that predicts again reuses out instead of allocating N x K twice.
+   */
+  public Predictions plugIn(Design x, Predictions out) {
+    return predict(x, posterior.means, out);
+  }
+
+  /** CBC and CBM log-probabilities with weights B (M x K row-major), written into out and returned. */
+  public Predictions predict(Design x, double[] weights, Predictions out) {
     checkDesign(x);
     int n = x.rows();
     int k = posterior.categories;
-    double[] cbc = new double[Math.multiplyExact(n, k)];
-    double[] cbm = new double[cbc.length];
+    if (out.rows() != n || out.categories() != k) {
+      throw new IllegalArgumentException("predictions hold " + out.rows() + " rows x " + out.categories()
+          + " categories; the design has " + n + " rows and the posterior " + k + " categories");
+    }
+    if (weights.length != posterior.dimension * k) {
+      throw new IllegalArgumentException("weights have " + weights.length + " elements; need " + posterior.dimension
+          + " x " + k);
+    }
     forEachChunk(n, (start, count) -> {
       forEachProduct(x, weights, k, start, count, (first, rows, eta) ->
-          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, cbc, cbm, first * k));
+          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, out.cbc(), out.cbm(), first * k));
       return null;
     });
-    return new Predictions(n, k, cbc, cbm);
+    return out;
   }
 
   /** Estimates both evidence bounds from S draws of q (seeded) on the training design and labels. */
@@ -137,10 +165,11 @@ public final class CbPredictor {
     }
     SplittableRandom random = new SplittableRandom(seed);
     double[] b = new double[posterior.dimension * posterior.categories];
+    Predictions scratch = Predictions.allocate(x.rows(), posterior.categories);
     double[][] out = new double[draws][];
     for (int t = 0; t < draws; t++) {
       posterior.sample(random, b);
-      double[] logp = bmaLogProbabilities(predict(x, b), evidence);
+      double[] logp = bmaLogProbabilities(predict(x, b, scratch), evidence);
       for (int i = 0; i < logp.length; i++) {
         logp[i] = Math.exp(logp[i]);
       }

@@ -1,6 +1,9 @@
 package org.largecat.cb;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -105,6 +108,16 @@ class CbProbabilitiesTest {
     assertEquals(1, Math.exp(e1.logWeightCbc()) + Math.exp(e1.logWeightCbm()), 1e-12);
     assertTrue(Double.isFinite(e1.logEvidenceCbc()) && Double.isFinite(e1.logEvidenceCbm()));
     CbPredictor.Predictions p = predictor.plugIn(x);
+    // Into a buffer that held other numbers: every cell rewritten, the same as a fresh call.
+    CbPredictor.Predictions reused = CbPredictor.Predictions.allocate(600, 4);
+    java.util.Arrays.fill(reused.cbc(), Double.NaN);
+    java.util.Arrays.fill(reused.cbm(), 7.0);
+    assertSame(reused, predictor.plugIn(x, reused));
+    assertArrayEquals(p.cbc(), reused.cbc(), 0);
+    assertArrayEquals(p.cbm(), reused.cbm(), 0);
+    IllegalArgumentException wrongShape = assertThrows(IllegalArgumentException.class,
+        () -> predictor.plugIn(x, CbPredictor.Predictions.allocate(599, 4)));
+    assertTrue(wrongShape.getMessage().contains("599 rows"), wrongShape.getMessage());
     double[] bma = CbPredictor.bmaLogProbabilities(p, e1);
     for (int i = 0; i < bma.length; i++) {
       double mix = w * Math.exp(p.cbc()[i]) + (1 - w) * Math.exp(p.cbm()[i]);
@@ -113,7 +126,7 @@ class CbProbabilitiesTest {
     double[][] draws = predictor.predictiveDraws(x, e1, 20, 3);
     double[][] again = predictor.predictiveDraws(x, e1, 20, 3);
     for (int t = 0; t < draws.length; t++) {
-      org.junit.jupiter.api.Assertions.assertArrayEquals(draws[t], again[t], 0);
+      assertArrayEquals(draws[t], again[t], 0);
     }
     // the draws scatter around the plug-in prediction
     double meanDraw = 0;
@@ -139,8 +152,8 @@ class CbProbabilitiesTest {
   void simulationFollowsG11AndIsReproducible() {
     CbSimulation a = CbSimulation.generate(100, 3, 7, 2.0, 0.01, 0.5, 5);
     CbSimulation b = CbSimulation.generate(100, 3, 7, 2.0, 0.01, 0.5, 5);
-    org.junit.jupiter.api.Assertions.assertArrayEquals(a.weights(), b.weights(), 0);
-    org.junit.jupiter.api.Assertions.assertArrayEquals(a.data().labels(), b.data().labels());
+    assertArrayEquals(a.weights(), b.weights(), 0);
+    assertArrayEquals(a.data().labels(), b.data().labels());
     // S = floor(7/3) = 2: covariates 1-2 predict category 1, 3-4 category 2, 5-6 category 3, 7 none
     int k = 3;
     for (int m = 1; m <= 7; m++) {
