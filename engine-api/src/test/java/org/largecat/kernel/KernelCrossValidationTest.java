@@ -286,6 +286,8 @@ class KernelCrossValidationTest {
     for (boolean ta : new boolean[] {false, true}) {
       for (boolean tb : new boolean[] {false, true}) {
         gemmBothPrecisions(ops, random, ta, tb, 131, 97, 263);
+        // Few rows by many columns (a row chunk's utilities over K categories), inner past one panel.
+        gemmBothPrecisions(ops, random, ta, tb, 6, 1000, 150);
       }
     }
     for (boolean trans : new boolean[] {false, true}) {

@@ -6,7 +6,8 @@ import org.largecat.kernel.scalar.ScalarMatrixOps;
 
 /**
  * gemm and syrk on the Vector API, in the GotoBLAS / BLIS layout: op(B) is packed, in double, into
- * panels of {@value #KC} rows by {@link #NR} columns that stay in L1, and one register-blocked kernel
+ * panels of {@value #KC} rows by {@link #NR} columns that stay in L1 (unless C has too few rows to
+ * reuse them, when a double B is read in place), and one register-blocked kernel
  * keeps a {@value #MR} x {@link #NR} tile of C in 16 accumulators while it runs down the panel. Both
  * storages share that kernel: float operands are widened as they are packed, so a float product sums
  * in double and is rounded to float once per panel of {@value #KC}. The Cholesky solve updates whole
@@ -83,11 +84,17 @@ final class SimdMatrixOps extends ScalarMatrixOps {
     scale(c, cOff, ldc, m, n, beta, lower);
     Workspace w = WORKSPACES.get();
     double[] direct = a instanceof double[] d ? d : null;
+    // With few rows of C, each packed panel would serve one or two tiles and packing would cost as
+    // much as the product: a double B with unit column stride is then read in place, its whole panels
+    // at their row stride, and only a last partial panel is packed (with its zero columns).
+    double[] directB = b instanceof double[] d && bCol == 1 && m <= 2 * MR ? d : null;
     for (int p0 = 0; p0 < k; p0 += KC) {
       int kc = Math.min(KC, k - p0);
       for (int j0 = 0; j0 < n; j0 += NC) {
         int nc = Math.min(NC, n - j0);
-        packB(b, bOff + p0 * bRow + j0 * bCol, bRow, bCol, kc, nc, w.b);
+        if (directB == null) {
+          packB(b, bOff + p0 * bRow + j0 * bCol, bRow, bCol, kc, nc, w.b);
+        }
         for (int i0 = 0; i0 < m; i0 += MC) {
           int mc = Math.min(MC, m - i0);
           if (lower && j0 >= i0 + mc) {
@@ -98,6 +105,18 @@ final class SimdMatrixOps extends ScalarMatrixOps {
           }
           for (int jr = 0; jr < nc; jr += NR) {
             int j = j0 + jr;
+            // This panel of B: packed (rows NR apart), or B itself (rows bRow apart).
+            double[] bs = w.b;
+            int bo = jr * kc;
+            int bStep = NR;
+            if (directB != null && nc - jr >= NR) {
+              bs = directB;
+              bo = bOff + p0 * bRow + j;
+              bStep = bRow;
+            } else if (directB != null) {
+              packB(directB, bOff + p0 * bRow + j, bRow, 1, kc, nc - jr, w.b);
+              bo = 0;
+            }
             for (int ir = 0; ir < mc; ir += MR) {
               int i = i0 + ir;
               if (lower && j >= i + MR) {
@@ -120,10 +139,10 @@ final class SimdMatrixOps extends ScalarMatrixOps {
                 ao = 0;
               }
               if (c instanceof double[] cd && rows == MR && cols == NR && !(lower && j + NR > i + 1)) {
-                kernel(kc, as, ao, rs, cs, w.b, jr * kc, alpha, cd, cOff + i * ldc + j, ldc);
+                kernel(kc, as, ao, rs, cs, bs, bo, bStep, alpha, cd, cOff + i * ldc + j, ldc);
               } else {
                 java.util.Arrays.fill(w.tile, -0.0);
-                kernel(kc, as, ao, rs, cs, w.b, jr * kc, 1, w.tile, 0, NR);
+                kernel(kc, as, ao, rs, cs, bs, bo, bStep, 1, w.tile, 0, NR);
                 add(w.tile, rows, cols, lower ? i - j : Integer.MAX_VALUE, alpha, c, cOff + i * ldc + j, ldc);
               }
             }
@@ -162,9 +181,9 @@ final class SimdMatrixOps extends ScalarMatrixOps {
 
   /**
    * The tile C[0 .. MR) x [0 .. NR) at c[cOff] (leading dimension ldc) += alpha A B over kc steps,
-   * A(r, p) = a[aOff + r * rs + p * cs], B a packed panel of NR columns from b[bOff].
+   * A(r, p) = a[aOff + r * rs + p * cs], B(p, q) = b[bOff + p * bStep + q] (a packed panel: bStep NR).
    */
-  private static void kernel(int kc, double[] a, int aOff, int rs, int cs, double[] b, int bOff,
+  private static void kernel(int kc, double[] a, int aOff, int rs, int cs, double[] b, int bOff, int bStep,
       double alpha, double[] c, int cOff, int ldc) {
     DoubleVector c00 = DoubleVector.zero(D);
     DoubleVector c01 = c00;
@@ -182,7 +201,7 @@ final class SimdMatrixOps extends ScalarMatrixOps {
     DoubleVector c31 = c00;
     DoubleVector c32 = c00;
     DoubleVector c33 = c00;
-    for (int p = 0, ap = aOff, bp = bOff; p < kc; p++, ap += cs, bp += NR) {
+    for (int p = 0, ap = aOff, bp = bOff; p < kc; p++, ap += cs, bp += bStep) {
       DoubleVector b0 = DoubleVector.fromArray(D, b, bp);
       DoubleVector b1 = DoubleVector.fromArray(D, b, bp + L);
       DoubleVector b2 = DoubleVector.fromArray(D, b, bp + 2 * L);
