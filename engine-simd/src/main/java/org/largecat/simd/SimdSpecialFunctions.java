@@ -18,8 +18,8 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
  * evaluated lane by lane with the same formulas, branch-free: where the reference branches on x, each
  * branch is computed for the whole vector and the lanes are blended by mask, so special values
  * (+-0, subnormals, +-Inf, NaN) take the reference's path and get its answer. The vector exp, log,
- * log1p and expm1 (within 1 ulp, like Math's) replace Math's; the elements after the last whole
- * vector go through the scalar reference.
+ * log1p and expm1 (within 1 ulp, like Math's) replace Math's, except that {@link VectorNormal} computes
+ * its e^{-x^2/2} inline; the elements after the last whole vector go through the scalar reference.
  *
  * <p>Each family (the exp- and log-based functions here, {@link VectorNormal}, {@link VectorLambertW})
  * is one method that loops over the array with all its vector code inline, and no method takes or

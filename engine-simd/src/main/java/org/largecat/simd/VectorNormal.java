@@ -267,7 +267,8 @@ final class VectorNormal {
    * k log 2 + r with k = round(-hi / log 2) read from the low bits of a shifted sum and |r| <= log(2)/2;
    * e^r from its Taylor polynomial to r^13 (the next term is below 6e-18 of it); then 2^k in two
    * factors 2^(k >> 1) 2^(k - (k >> 1)), both normal for k >= -1097 (hi <= 39^2/2), so that a
-   * subnormal result rounds once.
+   * subnormal result rounds once. e^{-hi} is within 1 ulp of StrictMath.exp (2e7 points of [-760.5, 0]
+   * with a normal result, checked once in scalar with the same fmas), as Math.exp is.
    */
   private static void expMinusHalfSquares(int n, double[] x, double[] e) {
     DoubleVector one = DoubleVector.broadcast(D, 1);
