@@ -24,6 +24,7 @@ public enum BenchProfile implements Labelled {
           "function", "EXP")),
       new Run("\\.SpecialFunctionsBenchmark\\.", Map.of("backend", "scalar,simd,native", "size", "100000",
           "function", "NORMAL_LOG_CDF,NORMAL_MILLS_RATIO,TRUNCATED_NORMAL_MEAN_NEGATIVE,TRUNCATED_NORMAL_VARIANCE_NEGATIVE")),
+      new Run("\\.ProbitCellsBenchmark\\.", Map.of("backend", "scalar,simd,native", "range", "right")),
       new Run("\\.ImplicitUpdateBenchmark\\.", Map.of("backend", "scalar,simd,native")),
       new Run("\\.MatrixOpsBenchmark\\.gemm$", Map.of("backend", "scalar,simd,blas,jblas")),
       new Run("\\.GemmBenchmark\\.", Map.of("backend", "simd,blas,jblas")),

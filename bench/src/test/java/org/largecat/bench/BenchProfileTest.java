@@ -53,11 +53,12 @@ class BenchProfileTest {
         });
       }
     }
-    // The kernels of the SIMD and BLAS issues, and one iteration of every trainer.
+    // The kernels of the SIMD and BLAS issues, the probit CAVI's pass over its cells, and one iteration of every trainer.
     assertEquals(Set.of("VectorOpsBenchmark.dotFloat", "VectorOpsBenchmark.gatherDotDense",
         "VectorOpsBenchmark.sampledStepDense", "VectorOpsBenchmark.gatherDotSparse", "VectorOpsBenchmark.sumExp1000",
         "VectorOpsBenchmark.sumExpFloat1000", "VectorOpsBenchmark.expFloat1000",
-        "SpecialFunctionsBenchmark.apply", "ImplicitUpdateBenchmark.softmaxSingleClass", "MatrixOpsBenchmark.gemm",
+        "SpecialFunctionsBenchmark.apply", "ProbitCellsBenchmark.pairThenSum", "ProbitCellsBenchmark.sumAndApply",
+        "ImplicitUpdateBenchmark.softmaxSingleClass", "MatrixOpsBenchmark.gemm",
         "GemmBenchmark.dgemm", "GemmBenchmark.sgemm", "SampledStepBenchmark.iteration", "DoubleSumBenchmark.iteration",
         "CaviBenchmark.probitIteration", "CaviBenchmark.logitIteration", "SynthEStepBenchmark.eStep"), covered);
   }

@@ -11,6 +11,7 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.SpecialFunctions;
+import org.largecat.kernel.Summation;
 
 /**
  * Independent-binary coordinate ascent variational inference (IB-CAVI, Sec. 3.3): closed-form CAVI
@@ -329,13 +330,8 @@ public final class IbCavi implements AutoCloseable {
     // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C);
     // when updating, also -E[z_ik] = TN+(-eta) on the y = 0 cells in place (E of N(eta,1) on (-inf,0)
     // is -TN+(-eta)), Eq. D.3.6, from the same pass over the cells.
-    if (update) {
-      sf.applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, cells, u, 0,
-          w.scratch, 0, u, 0);
-    } else {
-      sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, cells, u, 0, w.scratch, 0);
-    }
-    double data = sum(cells, w.scratch);
+    double data = sf.sumAndApply(ElementwiseFunction.NORMAL_LOG_CDF,
+        update ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE : null, cells, u, 0, u, 0);
     if (np > 0) {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
@@ -372,12 +368,12 @@ public final class IbCavi implements AutoCloseable {
     // Eq. E.3.9: sum_i kappa_ik eta_ik - log(1 + e^-c) - c/2, with -log(1 + e^-c) = log sigma(c).
     int[] pr = positiveRows[block];
     int[] pc = positiveColumns[block];
-    double data = -0.5 * sum(cells, eta) - 0.5 * sum(cells, c);
+    double data = -0.5 * Summation.sum(cells, eta) - 0.5 * Summation.sum(cells, c);
     for (int p = 0; p < pr.length; p++) {
       data += eta[pr[p] * kb + pc[p]];
     }
     sf.apply(ElementwiseFunction.LOG_SIGMOID, cells, c, 0, eta, 0); // eta is no longer needed
-    data += sum(cells, eta);
+    data += Summation.sum(cells, eta);
     double elbo = data;
     for (int j = 0; j < kb; j++) {
       elbo -= posterior.klToPrior(k0 + j, posterior.traceWithPriorPrecision(k0 + j, w.squareScratch));
@@ -456,29 +452,6 @@ public final class IbCavi implements AutoCloseable {
         }
       }
     }
-  }
-
-  /**
-   * v[0] + ... + v[n - 1] in four interleaved partial sums, so the additions do not wait on one
-   * another (a single running sum, like the double dot product of the scalar vector ops, is bound by
-   * the latency of each addition); the order is fixed, so the result is too.
-   */
-  private static double sum(int n, double[] v) {
-    double s0 = 0;
-    double s1 = 0;
-    double s2 = 0;
-    double s3 = 0;
-    int i = 0;
-    for (; i <= n - 4; i += 4) {
-      s0 += v[i];
-      s1 += v[i + 1];
-      s2 += v[i + 2];
-      s3 += v[i + 3];
-    }
-    for (; i < n; i++) {
-      s0 += v[i];
-    }
-    return (s0 + s1) + (s2 + s3);
   }
 
   /**

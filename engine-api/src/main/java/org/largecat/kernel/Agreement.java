@@ -30,6 +30,17 @@ public final class Agreement {
     return f.relativeTolerance() * Math.max(Math.abs(ref), Double.MIN_NORMAL) + f.absoluteTolerance();
   }
 
+  /**
+   * Bound for {@link SpecialFunctions#sumAndApply}'s sum of n values of f whose absolute values sum to
+   * magnitude: ten times f's bound on every term, as a backend may sum in its own form (the simd log
+   * Phi multiplies up to a block's share of its right tail's 1 - Phi before taking one logarithm),
+   * and the rounding of the sum.
+   */
+  public static double sumOfElementwise(ElementwiseFunction f, int n, double magnitude) {
+    double terms = f.relativeTolerance() * (magnitude + n * Double.MIN_NORMAL) + n * f.absoluteTolerance();
+    return 10 * terms + sum(n, magnitude, DOUBLE_UNIT);
+  }
+
   /** Bound for a float exponential, 2 float ulps; subnormals at the scale of the smallest normal float. */
   public static double floatExp(double ref) {
     return 2 * FLOAT_UNIT * Math.max(Math.abs(ref), Float.MIN_NORMAL);

@@ -35,4 +35,27 @@ final class CheckedSpecialFunctions extends SpecialFunctions {
       Agreement.require(name, g.label(), i, gOut[gOutOff + i], expectedG[i], Agreement.elementwise(g, expectedG[i]));
     }
   }
+
+  @Override
+  protected double sumAndApplyKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] gOut, int gOutOff) {
+    double[] expectedF = new double[n]; // computed first: gOut may be x
+    double[] expectedG = new double[g == null ? 0 : n];
+    reference.applyKernel(f, n, x, xOff, expectedF, 0);
+    if (g != null) {
+      reference.applyKernel(g, n, x, xOff, expectedG, 0);
+    }
+    double sum = tested.sumAndApplyKernel(f, g, n, x, xOff, gOut, gOutOff);
+    double expected = 0;
+    double magnitude = 0;
+    for (int i = 0; i < n; i++) {
+      expected += expectedF[i];
+      magnitude += Math.abs(expectedF[i]);
+      if (g != null) {
+        Agreement.require(name, g.label(), i, gOut[gOutOff + i], expectedG[i], Agreement.elementwise(g, expectedG[i]));
+      }
+    }
+    Agreement.require(name, "sum of " + f.label() + " over " + n + " elements", -1, sum, expected, Agreement.sumOfElementwise(f, n, magnitude));
+    return sum;
+  }
 }

@@ -6,6 +6,8 @@ package org.largecat.kernel;
  * accuracy every backend must reach is stated on each {@link ElementwiseFunction}.
  */
 public abstract class SpecialFunctions {
+  /** The block of f's values {@link #sumAndApplyKernel} sums, per thread. */
+  private static final ThreadLocal<double[]> SUM_SCRATCH = ThreadLocal.withInitial(() -> new double[1024]);
 
   /** Applies {@code f} to n elements of x, writing n elements of out. */
   public final void apply(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
@@ -38,6 +40,43 @@ public abstract class SpecialFunctions {
           + " (only gOut may be x)");
     }
     applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
+  }
+
+  /**
+   * Returns the sum of f over n elements of x and, unless g is null, writes g's values to gOut (which
+   * may be x itself, same offset): what {@code applyPair} (or {@code apply}) followed by a sum of f's
+   * values gives, in one pass and with no array for f's values. A backend may sum in its own order
+   * and form (the simd log Phi multiplies the right tail's 1 - Phi rather than adding their logarithms),
+   * so the sum is held to ten times f's relative tolerance of the sum of |f|, plus the rounding of a
+   * sum of n terms ({@link Agreement#sumOfElementwise}).
+   */
+  public final double sumAndApply(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff, double[] gOut,
+      int gOutOff) {
+    String op = "sumAndApply";
+    Checks.notNull(op, "f", f);
+    Checks.count(op, "n", n);
+    Checks.span(op, "x", x, xOff, n);
+    if (g != null) {
+      Checks.span(op, "gOut", gOut, gOutOff, n);
+    }
+    return sumAndApplyKernel(f, g, n, x, xOff, gOut, gOutOff);
+  }
+
+  /** f's values a block at a time into a scratch array, then summed; g as applyPairKernel writes it. */
+  protected double sumAndApplyKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] gOut, int gOutOff) {
+    double[] values = SUM_SCRATCH.get();
+    double sum = 0;
+    for (int b = 0; b < n; b += values.length) {
+      int m = Math.min(values.length, n - b);
+      if (g == null) {
+        applyKernel(f, m, x, xOff + b, values, 0);
+      } else {
+        applyPairKernel(f, g, m, x, xOff + b, values, 0, gOut, gOutOff + b);
+      }
+      sum += Summation.sum(m, values);
+    }
+    return sum;
   }
 
   /** f then g, the second possibly in place; backends that share work between f and g override it. */

@@ -62,6 +62,12 @@ class KernelArgumentTest {
     rejects(IndexOutOfBoundsException.class, "applyPair: gOut has length 4 but the call reads 3 elements from offset 2",
         () -> s.applyPair(logCdf, mean, 3, x, 0, new double[3], 0, y, 2));
     rejects(NullPointerException.class, "applyPair: g is null", () -> s.applyPair(logCdf, null, 1, x, 0, y, 0, y, 0));
+    rejects(NullPointerException.class, "sumAndApply: f is null", () -> s.sumAndApply(null, mean, 1, x, 0, y, 0));
+    rejects(IllegalArgumentException.class, "sumAndApply: n = -1 is negative",
+        () -> s.sumAndApply(logCdf, null, -1, x, 0, null, 0));
+    rejects(IndexOutOfBoundsException.class, "sumAndApply: gOut has length 4 but the call reads 3 elements from offset 2",
+        () -> s.sumAndApply(logCdf, mean, 3, x, 0, y, 2));
+    rejects(NullPointerException.class, "sumAndApply: gOut is null", () -> s.sumAndApply(logCdf, mean, 1, x, 0, null, 0));
   }
 
   @Test

@@ -205,6 +205,56 @@ class KernelCrossValidationTest {
     }
   }
 
+  /**
+   * Sums of log Phi and log(1 - Phi), which a backend may form its own way, with each normal function
+   * (or none, or one outside the family) written alongside, g in place too; and a sum of a function
+   * outside the family. Inputs by where the terms are: all in the right tail (where the simd sum
+   * multiplies 1 - Q), far out in it (terms down to the underflow of Q), near 0 (Q near 1/2, the most
+   * logarithms), across both tails, and each adversarial value repeated (so that one NaN does not
+   * decide every sum); lengths by loop path, and longer than a block.
+   */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void specialFunctionSums(Kernels k) {
+    SpecialFunctions special = k.specialFunctions();
+    SplittableRandom random = new SplittableRandom(6);
+    List<ElementwiseFunction> companions = new ArrayList<>(Arrays.stream(ElementwiseFunction.values())
+        .filter(f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_")).toList());
+    companions.add(ElementwiseFunction.LOG_SIGMOID);
+    companions.add(null);
+    List<double[]> inputs = new ArrayList<>();
+    for (double[] range : new double[][] {{0, 8}, {8, 38}, {0, 0.05}, {-30, 30}}) {
+      for (double sign : new double[] {1, -1}) {
+        double[] x = new double[3000];
+        for (int i = 0; i < x.length; i++) {
+          x[i] = sign * (range[0] + (range[1] - range[0]) * random.nextDouble());
+        }
+        inputs.add(x);
+      }
+    }
+    for (double value : TestInputs.ADVERSARIAL_DOUBLES) {
+      double[] x = new double[17];
+      Arrays.fill(x, value);
+      inputs.add(x);
+    }
+    for (ElementwiseFunction f : List.of(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.NORMAL_LOG_SURVIVAL,
+        ElementwiseFunction.LOG_SIGMOID)) {
+      for (ElementwiseFunction g : companions) {
+        for (double[] x : inputs) {
+          for (int n : TestInputs.LENGTHS) {
+            if (n <= x.length) {
+              int off = n % 2 == 0 ? 0 : 3;
+              double[] xo = TestInputs.atOffset(Arrays.copyOf(x, n), off);
+              special.sumAndApply(f, g, n, xo, off, new double[n + 2], 2);
+              special.sumAndApply(f, g, n, xo, off, xo, off); // g in place
+            }
+          }
+          special.sumAndApply(f, g, x.length, x.clone(), 0, new double[x.length], 0);
+        }
+      }
+    }
+  }
+
   /** Doubles at and just above -1/e, where W0 has its branch point. */
   private static double[] nearBranchPoint() {
     double[] v = new double[20];

@@ -37,7 +37,10 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
  * Gumbel log-cdf and log-density within 2 ulp; Polya-Gamma mean, W0 and W0(e^x) within 4 ulp; log Phi
  * and log(1 - Phi) within 1e-14 and phi/Phi within 1e-13 relative; the truncated-normal moments
  * within 1e-12 relative (entropy: 1e-12 |H| + 1e-15). {@link #applyPairKernel} gives each function
- * of a pair the same values as on its own, up to rounding.
+ * of a pair the same values as on its own, up to rounding; {@link #sumAndApplyKernel} sums log Phi in
+ * a form of its own (VectorNormal's sumLogs), with an error below 4e-16 of the sum of |log Phi| where
+ * measured (4,096 cells at a time in six ranges of x), against 2e-15 to 6e-15 for a plain sum of the
+ * reference's values.
  */
 final class SimdSpecialFunctions extends ScalarSpecialFunctions {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
@@ -71,6 +74,18 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
     int body = D.loopBound(n);
     VectorNormal.apply(f, g, body, x, xOff, fOut, fOutOff, gOut, gOutOff);
     super.applyPairKernel(f, g, n - body, x, xOff + body, fOut, fOutOff + body, gOut, gOutOff + body);
+  }
+
+  /** log Phi and log(1 - Phi) summed by {@link VectorNormal#sum}, with g a normal function or null; others as the reference. */
+  @Override
+  protected double sumAndApplyKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
+      double[] gOut, int gOutOff) {
+    if (!VectorNormal.sumsLogs(f) || (g != null && !VectorNormal.handles(g))) {
+      return super.sumAndApplyKernel(f, g, n, x, xOff, gOut, gOutOff);
+    }
+    int body = D.loopBound(n);
+    double sum = VectorNormal.sum(f, g, body, x, xOff, gOut, gOutOff);
+    return sum + super.sumAndApplyKernel(f, g, n - body, x, xOff + body, gOut, gOutOff + body);
   }
 
   /** The exp- and log-based functions on n elements, n a multiple of the lane count. */

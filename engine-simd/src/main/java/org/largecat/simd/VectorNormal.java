@@ -1,5 +1,6 @@
 package org.largecat.simd;
 
+import static jdk.incubator.vector.VectorOperators.ADD;
 import static jdk.incubator.vector.VectorOperators.ASHR;
 import static jdk.incubator.vector.VectorOperators.D2I;
 import static jdk.incubator.vector.VectorOperators.EQ;
@@ -105,6 +106,8 @@ final class VectorNormal {
   private static final ThreadLocal<double[]> ARGUMENTS = ThreadLocal.withInitial(() -> new double[BLOCK]);
   /** The block's e^{-x^2/2}, from {@link #expMinusHalfSquares}. */
   private static final ThreadLocal<double[]> HALF_SQUARE_EXPS = ThreadLocal.withInitial(() -> new double[BLOCK]);
+  /** The block's log1p arguments of f, when {@link #sum} sums f rather than writing it. */
+  private static final ThreadLocal<double[]> LOG_ARGUMENTS = ThreadLocal.withInitial(() -> new double[BLOCK]);
 
   private VectorNormal() {}
 
@@ -135,18 +138,45 @@ final class VectorNormal {
    */
   static void apply(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, int inOff, double[] out, int outOff,
       double[] gOut, int gOutOff) {
+    run(f, g, n, in, inOff, out, outOff, gOut, gOutOff);
+  }
+
+  /**
+   * As {@link #apply}, but returns the sum of f's values rather than writing them; f is log Phi or
+   * log(1 - Phi) ({@link #sumsLogs}).
+   */
+  static double sum(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, int inOff, double[] gOut, int gOutOff) {
+    return run(f, g, n, in, inOff, null, 0, gOut, gOutOff);
+  }
+
+  /** Whether {@link #sum} takes f. */
+  static boolean sumsLogs(ElementwiseFunction f) {
+    return f == ElementwiseFunction.NORMAL_LOG_CDF || f == ElementwiseFunction.NORMAL_LOG_SURVIVAL;
+  }
+
+  /** {@link #apply}, or with out null, {@link #sum}. */
+  private static double run(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, int inOff, double[] out,
+      int outOff, double[] gOut, int gOutOff) {
     double[] x = ARGUMENTS.get();
     double[] e = HALF_SQUARE_EXPS.get();
+    double[] logArguments = out == null ? LOG_ARGUMENTS.get() : null;
+    double sum = 0;
     for (int b = 0; b < n; b += BLOCK) {
       int m = Math.min(BLOCK, n - b);
       System.arraycopy(in, inOff + b, x, 0, m);
       expMinusHalfSquares(m, x, e);
-      evaluate(f, g, m, x, e, 0, out, outOff + b, gOut, gOutOff + b);
-      finishLog(f, m, x, out, outOff + b);
+      if (out == null) {
+        evaluate(f, g, m, x, e, 0, logArguments, 0, gOut, gOutOff + b);
+        sum += sumLogs(f, m, x, logArguments);
+      } else {
+        evaluate(f, g, m, x, e, 0, out, outOff + b, gOut, gOutOff + b);
+        finishLog(f, m, x, 0, out, outOff + b);
+      }
       if (g != null) {
-        finishLog(g, m, x, gOut, gOutOff + b);
+        finishLog(g, m, x, 0, gOut, gOutOff + b);
       }
     }
+    return sum;
   }
 
   /**
@@ -299,13 +329,13 @@ final class VectorNormal {
    * right. Here, not in that loop: there the call to the vector log1p cost 1.7 ns a value (every live
    * vector saved around it), here 0.7 (AVX-512; the fused pair went from 5.3 to 3.6 ns a cell).
    */
-  private static void finishLog(ElementwiseFunction f, int n, double[] in, double[] out, int outOff) {
-    if (f != ElementwiseFunction.NORMAL_LOG_CDF && f != ElementwiseFunction.NORMAL_LOG_SURVIVAL) {
+  private static void finishLog(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
+    if (!sumsLogs(f)) {
       return;
     }
     double side = side(f);
     for (int i = 0; i < n; i += D.length()) {
-      DoubleVector t = DoubleVector.fromArray(D, in, i).mul(-side); // t = -x, for the left lanes
+      DoubleVector t = DoubleVector.fromArray(D, in, inOff + i).mul(-side); // t = -x, for the left lanes
       DoubleVector hi = t.mul(t.mul(0.5));
       DoubleVector lo = t.fma(t.mul(0.5), hi.neg());
       DoubleVector log = DoubleVector.fromArray(D, out, outOff + i).lanewise(LOG1P);
@@ -313,5 +343,39 @@ final class VectorNormal {
           .blend(Double.NEGATIVE_INFINITY, hi.compare(EQ, Double.POSITIVE_INFINITY));
       log.blend(leftValue, t.compare(GT, 0)).intoArray(out, outOff + i);
     }
+  }
+
+  /**
+   * The sum of log Phi or log(1 - Phi) over a block of in, from the log1p arguments {@link #evaluate}
+   * left in args (overwritten). A vector with a lane on the left (x < 0 for log Phi) is finished as
+   * {@link #finishLog} does and added lane by lane. On the right every term is log(1 - Q), and rather
+   * than a log1p each, every lane keeps E = 1 - prod(1 - Q) over its right-hand terms since the last
+   * logarithm, E <- E + Q (1 - E): one fma whose terms are all at least 0, so each step adds at most
+   * 2 ulps to E's relative error. log1p(-E) joins the sum once a lane's E reaches 1/2 (so E < 3/4,
+   * where log1p(-E) has condition number below 2.2) and at the end of the block (at most BLOCK/L
+   * steps a lane: 64 with 8 lanes, a relative error below 3e-14 in the worst case, below 4e-16 as
+   * measured; the sum's contract is ten times log Phi's 1e-14). On the probit CAVI's cells (x in
+   * [1, 3.5]) this pass and the pair before it took 35 us per 6,000 cells against 45 for the pair
+   * and a sum of its values (Zen 4, ProbitCellsBenchmark). A NaN stays on the right and makes the
+   * sum NaN.
+   */
+  private static double sumLogs(ElementwiseFunction f, int n, double[] in, double[] args) {
+    double side = side(f);
+    DoubleVector one = DoubleVector.broadcast(D, 1);
+    DoubleVector sum = DoubleVector.zero(D);
+    DoubleVector e = DoubleVector.zero(D);
+    for (int i = 0; i < n; i += D.length()) {
+      if (DoubleVector.fromArray(D, in, i).mul(side).compare(LT, 0).anyTrue()) {
+        finishLog(f, D.length(), in, i, args, i);
+        sum = sum.add(DoubleVector.fromArray(D, args, i));
+      } else {
+        e = DoubleVector.fromArray(D, args, i).neg().fma(one.sub(e), e); // args holds -Q
+        if (e.compare(GE, 0.5).anyTrue()) {
+          sum = sum.add(e.neg().lanewise(LOG1P));
+          e = DoubleVector.zero(D);
+        }
+      }
+    }
+    return sum.add(e.neg().lanewise(LOG1P)).reduceLanes(ADD);
   }
 }
