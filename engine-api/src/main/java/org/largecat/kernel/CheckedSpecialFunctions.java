@@ -55,7 +55,8 @@ final class CheckedSpecialFunctions extends SpecialFunctions {
         Agreement.require(name, g.label(), i, gOut[gOutOff + i], expectedG[i], Agreement.elementwise(g, expectedG[i]));
       }
     }
-    Agreement.require(name, "sum of " + f.label() + " over " + n + " elements", -1, sum, expected, Agreement.sumOfElementwise(f, n, magnitude));
+    Agreement.require(name, "sum of " + f.label() + " over " + n + " elements", -1, sum, expected,
+        Agreement.sumOfElementwise(f, n, magnitude));
     return sum;
   }
 }

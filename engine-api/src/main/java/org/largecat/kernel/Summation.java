@@ -10,6 +10,8 @@ public final class Summation {
    * the latency of each addition); the order is fixed, so the result is too.
    */
   public static double sum(int n, double[] v) {
+    Checks.count("sum", "n", n);
+    Checks.span("sum", "v", v, 0, n);
     double s0 = 0;
     double s1 = 0;
     double s2 = 0;

@@ -76,7 +76,7 @@ final class SimdSpecialFunctions extends ScalarSpecialFunctions {
     super.applyPairKernel(f, g, n - body, x, xOff + body, fOut, fOutOff + body, gOut, gOutOff + body);
   }
 
-  /** log Phi and log(1 - Phi) summed by {@link VectorNormal#sum}, with g a normal function or null; others as the reference. */
+  /** log Phi and log(1 - Phi) summed by {@link VectorNormal#sum}, g a normal function or null; others as the reference. */
   @Override
   protected double sumAndApplyKernel(ElementwiseFunction f, ElementwiseFunction g, int n, double[] x, int xOff,
       double[] gOut, int gOutOff) {
