@@ -31,6 +31,8 @@ public final class CbPredictor {
   /** Log-probabilities of every category for every row, N x K row-major, under CBC and CBM. */
   public record Predictions(int rows, int categories, double[] cbc, double[] cbm) {
     public Predictions {
+      java.util.Objects.requireNonNull(cbc, "predictions: cbc is null");
+      java.util.Objects.requireNonNull(cbm, "predictions: cbm is null");
       long cells = (long) rows * categories;
       if (rows < 0 || categories < 1 || cbc.length != cells || cbm.length != cells) {
         throw new IllegalArgumentException("predictions of " + rows + " rows x " + categories + " categories need two arrays of "

@@ -16,6 +16,7 @@ public abstract class SpecialFunctions {
     Checks.count(op, "n", n);
     Checks.span(op, "x", x, xOff, n);
     Checks.span(op, "out", out, outOff, n);
+    inPlaceOrApart(op, "out", out, outOff, x, xOff, n);
     applyKernel(f, n, x, xOff, out, outOff);
   }
 
@@ -39,6 +40,7 @@ public abstract class SpecialFunctions {
       throw new IllegalArgumentException("applyPair: fOut overlaps " + (overlap(fOut, fOutOff, x, xOff, n) ? "x" : "gOut")
           + " (only gOut may be x)");
     }
+    inPlaceOrApart(op, "gOut", gOut, gOutOff, x, xOff, n);
     applyPairKernel(f, g, n, x, xOff, fOut, fOutOff, gOut, gOutOff);
   }
 
@@ -58,6 +60,7 @@ public abstract class SpecialFunctions {
     Checks.span(op, "x", x, xOff, n);
     if (g != null) {
       Checks.span(op, "gOut", gOut, gOutOff, n);
+      inPlaceOrApart(op, "gOut", gOut, gOutOff, x, xOff, n);
     }
     return sumAndApplyKernel(f, g, n, x, xOff, gOut, gOutOff);
   }
@@ -84,6 +87,17 @@ public abstract class SpecialFunctions {
       int fOutOff, double[] gOut, int gOutOff) {
     applyKernel(f, n, x, xOff, fOut, fOutOff);
     applyKernel(g, n, x, xOff, gOut, gOutOff);
+  }
+
+  /**
+   * An output may be x itself at x's offset (in place) or lie apart from it; shifted against x, it
+   * would overwrite elements before they are read, differently in each backend.
+   */
+  private static void inPlaceOrApart(String op, String name, double[] out, int outOff, double[] x, int xOff, int n) {
+    if (outOff != xOff && overlap(out, outOff, x, xOff, n)) {
+      throw new IllegalArgumentException(op + ": " + name + " from offset " + outOff + " overlaps x from offset " + xOff
+          + " (an output may be x only at the same offset)");
+    }
   }
 
   private static boolean overlap(double[] a, int aOff, double[] b, int bOff, int n) {

@@ -68,6 +68,13 @@ class KernelArgumentTest {
     rejects(IndexOutOfBoundsException.class, "sumAndApply: gOut has length 4 but the call reads 3 elements from offset 2",
         () -> s.sumAndApply(logCdf, mean, 3, x, 0, y, 2));
     rejects(NullPointerException.class, "sumAndApply: gOut is null", () -> s.sumAndApply(logCdf, mean, 1, x, 0, null, 0));
+    double[] z = new double[8];
+    rejects(IllegalArgumentException.class, "normal-logcdf: out from offset 1 overlaps x from offset 0 (an output may be x only at the same offset)",
+        () -> s.apply(logCdf, 4, z, 0, z, 1));
+    rejects(IllegalArgumentException.class, "applyPair: gOut from offset 0 overlaps x from offset 2",
+        () -> s.applyPair(logCdf, mean, 4, z, 2, y, 0, z, 0));
+    rejects(IllegalArgumentException.class, "sumAndApply: gOut from offset 3 overlaps x from offset 0",
+        () -> s.sumAndApply(logCdf, mean, 4, z, 0, z, 3));
   }
 
   @Test
