@@ -51,10 +51,7 @@ final class CaviCommand {
     } catch (IllegalArgumentException e) {
       throw new Largecat.UsageException("cavi: " + e.getMessage());
     }
-    double priorVariance = cl.number("--prior-variance", 1.0);
-    if (priorVariance == 0) {
-      throw new Largecat.UsageException("cavi: --prior-variance must be positive");
-    }
+    double priorVariance = cl.positive("--prior-variance", 1.0);
     CaviOptions options = new CaviOptions(link, cl.has("--diagonal"), cl.integer("--iterations", 200, 1),
         cl.number("--tol", 1e-6), cl.integer("--threads", Runtime.getRuntime().availableProcessors(), 1));
     int samples = cl.integer("--samples", 10, 1);

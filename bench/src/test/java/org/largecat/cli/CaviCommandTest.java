@@ -63,5 +63,7 @@ class CaviCommandTest {
     assertTrue(r.err().startsWith("largecat cavi: "), r.err());
     r = cavi("cavi", "--train", "x", "--link", "probit", "--iterations", "zero");
     assertTrue(r.err().contains("--iterations 'zero' is not an integer"), r.err());
+    r = cavi("cavi", "--train", "x", "--link", "probit", "--prior-variance", "0");
+    assertTrue(r.err().contains("--prior-variance 0 must be a positive finite number"), r.err());
   }
 }
