@@ -10,7 +10,13 @@ for t >= 0. Everything Normal and TruncatedNormal need follows from A2 without c
 Pieces k = 0..SPLIT-1 cover [k, k+1) with local variable u = t - k - 1/2; the last piece covers
 [SPLIT, inf) with u = (SPLIT/t)^2 - 1/2 and fits t*A2(t), which tends to 2. Each piece is the
 polynomial interpolating at the Chebyshev nodes of u in [-1/2, 1/2], computed in mpmath and rounded
-to double. Run with the python3 that has mpmath: python3 engine-api/src/test/oracle/fit_normal_tail.py
+to double.
+
+Vector backends look a piece up per lane, which costs them more than the terms themselves, so on
+[0, SPLIT) the script also fits A2 by one rational function P(t)/S(t) with S(0) = 1, all of whose
+coefficients come out positive (so Horner's rule in t >= 0 never cancels): linearised least squares
+on Chebyshev nodes with relative weights, reweighted by Lawson's rule towards the minimax fit, the
+best iterate kept. Run with the python3 that has mpmath: python3 engine-api/src/test/oracle/fit_normal_tail.py
 """
 import os
 import mpmath as mp
@@ -18,6 +24,9 @@ import mpmath as mp
 DPS = 50
 SPLIT = 8
 DEGREE = 12
+RATIONAL_DEGREES = (8, 9)
+RATIONAL_NODES = 400
+RATIONAL_ITERATIONS = 20
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "main", "java", "org", "largecat", "special",
                    "NormalTailFit.java")
 C_OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "native", "src", "main", "c",
@@ -68,6 +77,63 @@ def max_relative_error(f, coefficients, samples=400):
     return worst
 
 
+def fit_rational():
+    """Coefficients (constant first) of P and S, S's constant 1, fitting A2 = P/S on [0, SPLIT)."""
+    n, m = RATIONAL_DEGREES
+    half = mp.mpf(SPLIT) / 2
+    nodes = [half + half * mp.cos(mp.pi * (j + mp.mpf(1) / 2) / RATIONAL_NODES) for j in range(RATIONAL_NODES)]
+    values = [a2(t) for t in nodes]
+    previous_s = [mp.mpf(1)] * RATIONAL_NODES
+    lawson = [mp.mpf(1)] * RATIONAL_NODES
+    best = None
+    for _ in range(RATIONAL_ITERATIONS):
+        # Minimise sum (w (P(t) - A2 S(t)) / S_previous(t))^2, w relative and Lawson's, linear in the coefficients.
+        rows, rhs = [], []
+        for t, v, s_old, w in zip(nodes, values, previous_s, lawson):
+            scale = w / (abs(v) * s_old)
+            rows.append([scale * t ** j for j in range(n + 1)] + [-scale * v * t ** j for j in range(1, m + 1)])
+            rhs.append(scale * v)
+        solution, _ = mp.qr_solve(mp.matrix(rows), mp.matrix(rhs))
+        p = [float(solution[j]) for j in range(n + 1)]
+        s = [1.0] + [float(solution[n + 1 + j]) for j in range(m)]
+        previous_s = [polynomial(s, t) for t in nodes]
+        errors = [abs(polynomial(p, t) / polynomial(s, t) - v) / v for t, v in zip(nodes, values)]
+        worst = max(errors)
+        if best is None or worst < best[0]:
+            best = (worst, p, s)
+        lawson = [w * mp.sqrt(e) for w, e in zip(lawson, errors)]
+        total = sum(lawson)
+        lawson = [w * RATIONAL_NODES / total for w in lawson]
+    _, p, s = best
+    if min(p + s) <= 0:
+        raise SystemExit("a rational coefficient is not positive: Horner's rule could cancel")
+    return p, s
+
+
+def polynomial(coefficients, t):
+    """The polynomial (constant first) at t, exactly."""
+    return mp.polyval([mp.mpf(c) for c in reversed(coefficients)], t)
+
+
+def rounded_horner(coefficients, t):
+    """The polynomial at the double t by Horner's rule in double with fused multiply-adds."""
+    r = 0.0
+    for c in reversed(coefficients):
+        r = float(mp.mpf(r) * t + c)
+    return r
+
+
+def rational_errors(p, s, samples=1600):
+    """Largest relative error of P/S on a grid of [0, SPLIT): exact, and by double Horner and division."""
+    exact = rounded = mp.mpf(0)
+    for i in range(samples):
+        t = float(mp.mpf(SPLIT) * i / samples)
+        v = a2(t)
+        exact = max(exact, abs(polynomial(p, t) / polynomial(s, t) - v) / v)
+        rounded = max(rounded, abs(rounded_horner(p, t) / rounded_horner(s, t) - v) / v)
+    return exact, rounded
+
+
 def main():
     pieces = []
     for k in range(SPLIT + 1):
@@ -77,7 +143,10 @@ def main():
         print(f"piece {k}: max relative error {mp.nstr(error, 3)}")
         pieces.append((k, coefficients, error))
     worst = max(e for _, _, e in pieces)
-    write_java(pieces, worst)
+    p, s = fit_rational()
+    exact, rounded = rational_errors(p, s)
+    print(f"rational: max relative error {mp.nstr(exact, 3)}, {mp.nstr(rounded, 3)} in double")
+    write_java(pieces, worst, (p, s, exact, rounded))
     write_c(pieces, worst)
 
 
@@ -92,15 +161,22 @@ def coefficient_lines(pieces, indent):
     return chr(10).join(lines)
 
 
-def write_java(pieces, worst):
+def rational_lines(coefficients, indent):
+    """Coefficients three to a line."""
+    return chr(10).join(indent + ", ".join(repr(c) for c in coefficients[i:i + 3]) + ","
+                        for i in range(0, len(coefficients), 3))
+
+
+def write_java(pieces, worst, rational):
+    p, s, exact, rounded = rational
     with open(OUT, "w") as out:
         out.write(f"""package org.largecat.special;
 
 /**
  * Coefficients of the piecewise polynomial fit of A2(t) = 2/(t + 3/(t + 4/(t + ...))), t >= 0, the
  * second tail of Laplace's continued fraction R(t) = Q(t)/phi(t) = 1/(t + 1/(t + 2/(t + ...))), used
- * by {{@link Normal}} and, through {{@link #coefficients()}}, by vector backends that evaluate the same fit
- * lane by lane. Generated by engine-api/src/test/oracle/fit_normal_tail.py with mpmath
+ * by {{@link Normal}}, and of a rational fit of A2 below SPLIT that vector backends evaluate lane by
+ * lane with the last piece beyond it. Generated by engine-api/src/test/oracle/fit_normal_tail.py with mpmath
  * {mp.__version__} at {DPS} digits; do not edit. Pieces k = 0..{SPLIT - 1} fit A2 on [k, k + 1) in u = t - k - 1/2;
  * the last piece fits t*A2(t) on [{SPLIT}, inf) in u = ({SPLIT}/t)^2 - 1/2. Each is the degree-{DEGREE} polynomial
  * interpolating at the Chebyshev nodes of u in [-1/2, 1/2]; the worst relative error of the rounded
@@ -120,9 +196,34 @@ public final class NormalTailFit {{
 {coefficient_lines(pieces, "      ")}
   }};
 
+  /**
+   * The numerator P of A2(t) = P(t)/S(t) on [0, SPLIT), for vector backends, which pay a table lookup
+   * per coefficient to take each lane's piece: degree {len(p) - 1}, constant term first. With S, all
+   * coefficients are positive; the worst relative error of P/S on a grid is {mp.nstr(exact, 2)}, and
+   * {mp.nstr(rounded, 2)} with P and S by Horner's rule in double (fused multiply-adds) and one division.
+   */
+  static final double[] RATIONAL_NUMERATOR = {{
+{rational_lines(p, "      ")}
+  }};
+
+  /** The denominator S of the rational fit, degree {len(s) - 1}, constant term (1) first. */
+  static final double[] RATIONAL_DENOMINATOR = {{
+{rational_lines(s, "      ")}
+  }};
+
   /** A copy of the coefficients: DEGREE + 1 per piece, piece after piece, constant term first. */
   public static double[] coefficients() {{
     return COEFFICIENTS.clone();
+  }}
+
+  /** A copy of the rational fit's numerator coefficients, constant term first. */
+  public static double[] rationalNumerator() {{
+    return RATIONAL_NUMERATOR.clone();
+  }}
+
+  /** A copy of the rational fit's denominator coefficients, constant term (1) first. */
+  public static double[] rationalDenominator() {{
+    return RATIONAL_DENOMINATOR.clone();
   }}
 }}
 """)

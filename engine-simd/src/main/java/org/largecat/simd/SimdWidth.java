@@ -18,9 +18,6 @@ final class SimdWidth {
   /** Floats as many as DOUBLES has lanes (half the width), for widening to double. */
   static final VectorSpecies<Float> FLOATS_PER_DOUBLES = VectorSpecies.of(float.class,
       VectorShape.forBitSize(SHAPE.vectorBitSize() / 2));
-  /** Ints as many as DOUBLES has lanes, to truncate doubles to whole numbers. */
-  static final VectorSpecies<Integer> INTS_PER_DOUBLES = VectorSpecies.of(int.class,
-      VectorShape.forBitSize(SHAPE.vectorBitSize() / 2));
 
   private SimdWidth() {}
 

@@ -2,11 +2,9 @@ package org.largecat.simd;
 
 import static jdk.incubator.vector.VectorOperators.ADD;
 import static jdk.incubator.vector.VectorOperators.ASHR;
-import static jdk.incubator.vector.VectorOperators.D2I;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
-import static jdk.incubator.vector.VectorOperators.I2D;
 import static jdk.incubator.vector.VectorOperators.LOG1P;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
@@ -21,8 +19,9 @@ import org.largecat.special.NormalTailFit;
 /**
  * The standard normal log-cdf, inverse Mills ratio and truncated-normal moments of
  * {@link org.largecat.special.Normal} and {@link org.largecat.special.TruncatedNormal}, lane by lane,
- * from the same piecewise fit of A2(t) ({@link NormalTailFit}), each lane's piece selected from
- * coefficients held in registers.
+ * from A2(t) of {@link NormalTailFit}: its rational fit below 8, where the references take a piece of
+ * the piecewise one (looking the piece up costs a vector a table lookup per coefficient, more than the
+ * rational's extra terms), and its last piece beyond.
  *
  * <p>The references branch on the sign of x; here both sides are computed for every lane and
  * blended. Each side works on t >= 0: t = -x on the left (x < 0) and t = min(x, 39) on the right,
@@ -31,8 +30,9 @@ import org.largecat.special.NormalTailFit;
  * negated), as in TruncatedNormal.
  *
  * <p>The quantities are the references', rearranged so that each function divides once besides the
- * 1/t of the last piece, since a vector division costs per lane what a scalar one does. With
- * d = t + A2 = 1/A1 and dd = t d + 1 (one fma), the continued fraction gives R = 1/(t + A1) = d/dd and
+ * 1/t of the last piece (the variance and entropy, which need A2 itself, twice), since a vector
+ * division costs per lane what a scalar one does. With A2 = P/S, d = S (t + A2) = t S + P and
+ * dd = t d + S (two fmas), the continued fraction gives A1 = S/d, R = 1/(t + A1) = d/dd and
  * phi/Phi = phi/(1 - R phi) = phi dd/(dd - d phi); each function takes the quotient it needs on
  * either side (A1 on the left; R, Q = R phi or phi/Phi on the right) from one division of blended
  * numerators and denominators. Likewise the one logarithm on either side is a single vector log1p:
@@ -71,32 +71,12 @@ final class VectorNormal {
   }
 
   private static final double SPLIT = NormalTailFit.SPLIT;
-  private static final int DEGREE = NormalTailFit.DEGREE;
-  /** Pieces k = 0 .. SPLIT - 1 on [k, k + 1), and piece SPLIT, in (SPLIT/t)^2, from SPLIT on. */
-  private static final int PIECES = (int) SPLIT + 1;
-  /** Lanes in a pair of vectors, the table one two-vector selectFrom reads. */
-  private static final int PAIR = 2 * D.length();
-  /**
-   * The pieces looked up in the table: all of them if one pair of vectors holds them (8 lanes), else
-   * those in t, the last piece's coefficients being blended in by mask rather than taking a pair.
-   */
-  private static final int TABLED = PIECES <= PAIR ? PIECES : PIECES - 1;
-  /** Table row per power: the TABLED coefficients, padded to whole pairs of vectors. */
-  private static final int ROW = -Math.floorDiv(-TABLED, PAIR) * PAIR;
-  /** BY_POWER[j * ROW + k] is the coefficient of u^j in piece k. */
-  private static final double[] BY_POWER = new double[(DEGREE + 1) * ROW];
-  /** LAST[j] is the coefficient of u^j in the last piece. */
-  private static final double[] LAST = new double[DEGREE + 1];
-
-  static {
-    double[] c = NormalTailFit.coefficients();
-    for (int j = 0; j <= DEGREE; j++) {
-      for (int k = 0; k < TABLED; k++) {
-        BY_POWER[j * ROW + k] = c[k * (DEGREE + 1) + j];
-      }
-      LAST[j] = c[(PIECES - 1) * (DEGREE + 1) + j];
-    }
-  }
+  /** A2 = P/S below SPLIT: P's and S's coefficients, constant term first. */
+  private static final double[] NUMERATOR = NormalTailFit.rationalNumerator();
+  private static final double[] DENOMINATOR = NormalTailFit.rationalDenominator();
+  /** The last piece's coefficients, t A2(t) in u = (SPLIT/t)^2 - 1/2 from SPLIT on, constant term first. */
+  private static final double[] LAST = java.util.Arrays.copyOfRange(NormalTailFit.coefficients(),
+      (int) SPLIT * (NormalTailFit.DEGREE + 1), ((int) SPLIT + 1) * (NormalTailFit.DEGREE + 1));
 
   /**
    * Elements per block of {@link #apply}: each block's arguments are copied aside first, so that
@@ -195,47 +175,24 @@ final class VectorNormal {
       // e^{-t^2/2}, used on the right, where t <= 39.
       DoubleVector halfSquareExp = DoubleVector.fromArray(D, e, inOff + i);
 
-      // A2(t), as Normal.tail2: on [k, k + 1), k < SPLIT, the piece k polynomial in u = t - k - 1/2;
-      // from SPLIT on (and at +Infinity, giving 0) the last piece in u = (SPLIT/t)^2 - 1/2, times 1/t
-      // (SPLIT/t is SPLIT times 1/t exactly, SPLIT being a power of 2). The piece is floor(min(t, SPLIT))
-      // by truncation to int (NaN gives 0, a valid index); each lane's coefficient comes from one
-      // two-vector selectFrom per pair of table vectors (it reads index k mod 2L), later pairs blended
-      // in from their first piece on; with 8 lanes one pair holds every piece, with fewer the last
-      // piece is blended in.
-      // A vector with no lane that far (most, in practice) skips the division by t.
+      // A2(t) = P(t)/S(t) below SPLIT (NormalTailFit's rational fit, whose coefficients are all
+      // positive, so neither Horner chain cancels; a piecewise fit would cost a table lookup per
+      // coefficient to take each lane's piece); from SPLIT on (and at +Infinity, giving 0) the
+      // reference's last piece in u = (SPLIT/t)^2 - 1/2 times 1/t, over S = 1 (SPLIT/t is SPLIT times
+      // 1/t exactly, SPLIT being a power of 2). A vector with no lane that far (most, in practice) skips
+      // that piece and its division by t. The quotient P/S is not taken (d and dd carry S, as in the
+      // class comment); only the variance and entropy divide for A2 itself.
       VectorMask<Double> far = t.compare(GE, SPLIT);
-      boolean anyFar = far.anyTrue();
-      DoubleVector piece = (DoubleVector) t.min(SPLIT)
-          .convertShape(D2I, SimdWidth.INTS_PER_DOUBLES, 0)
-          .convertShape(I2D, D, 0);
-      DoubleVector reciprocal = one;
-      DoubleVector u = t.sub(piece).sub(0.5);
-      if (anyFar) {
-        reciprocal = one.div(t);
-        DoubleVector s = reciprocal.mul(SPLIT);
-        u = u.blend(s.mul(s).sub(0.5), far);
+      DoubleVector p = horner(NUMERATOR, t);
+      DoubleVector s = horner(DENOMINATOR, t);
+      if (far.anyTrue()) {
+        DoubleVector reciprocal = one.div(t);
+        DoubleVector w = reciprocal.mul(SPLIT);
+        p = p.blend(horner(LAST, w.mul(w).sub(0.5)).mul(reciprocal), far);
+        s = s.blend(one, far);
       }
-      // The polynomial in the reference's order (Normal.polynomial), one Horner chain, so it rounds as
-      // the reference does; from 0, the first step gives the leading coefficient exactly (u is
-      // finite). Splitting it into even and odd chains in u^2 was about 25% slower here (JDK 25).
-      DoubleVector p = DoubleVector.zero(D);
-      for (int j = DEGREE; j >= 0; j--) {
-        int row = j * ROW;
-        DoubleVector c = piece.selectFrom(DoubleVector.fromArray(D, BY_POWER, row),
-            DoubleVector.fromArray(D, BY_POWER, row + D.length()));
-        for (int k = PAIR; k < ROW; k += PAIR) {
-          c = c.blend(piece.selectFrom(DoubleVector.fromArray(D, BY_POWER, row + k),
-              DoubleVector.fromArray(D, BY_POWER, row + k + D.length())), piece.compare(GE, k));
-        }
-        if (TABLED < PIECES) {
-          c = c.blend(LAST[j], far);
-        }
-        p = p.fma(u, c);
-      }
-      DoubleVector a2 = anyFar ? p.blend(p.mul(reciprocal), far) : p;
-
-      DoubleVector d = t.add(a2); // 1/A1
-      DoubleVector dd = t.fma(d, one); // d/R
+      DoubleVector d = t.fma(s, p); // S/A1
+      DoubleVector dd = t.fma(d, s); // d/R
       DoubleVector phi = halfSquareExp.mul(INV_SQRT_2PI);
 
       // Each output from the parts above, one store per case, so that no vector merges from the cases.
@@ -256,13 +213,13 @@ final class VectorNormal {
         switch (function) {
           case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL -> {
             // The argument of the log1p: t + A1 - 1 on the left, -Q with Q = e (R / sqrt(2 pi)) on the right.
-            DoubleVector q = d.blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, R = d/dd
+            DoubleVector q = d.blend(s, left).div(dd.blend(d, left)); // A1 = S/d, R = d/dd
             halfSquareExp.mul(q.mul(INV_SQRT_2PI)).neg().blend(t.add(q).sub(1), left).intoArray(target, at);
           }
           case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
               TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
-            // A1 = 1/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
-            DoubleVector q = phi.mul(dd).blend(one, left).div(d.neg().fma(phi, dd).blend(d, left));
+            // A1 = S/d on the left, phi/Phi = phi dd/(dd - d phi) on the right.
+            DoubleVector q = phi.mul(dd).blend(s, left).div(d.neg().fma(phi, dd).blend(d, left));
             switch (function) {
               // phi/Phi: t + A1 on the left.
               case NORMAL_MILLS_RATIO -> q.blend(t.add(q), left).intoArray(target, at);
@@ -271,15 +228,16 @@ final class VectorNormal {
                   xo.add(q).blend(q, left).mul(outSide).intoArray(target, at);
               // A1 (A2 - A1), at least Double.MIN_VALUE, for mu < 0; 1 - lambda (m + lambda) otherwise,
               // with m = min(mu, 39) = t and lambda = phi(m)/Phi(m).
-              default -> one.sub(q.mul(t.add(q))).blend(q.mul(a2.sub(q)).max(Double.MIN_VALUE), left).intoArray(target, at);
+              default -> one.sub(q.mul(t.add(q))).blend(q.mul(p.div(s).sub(q)).max(Double.MIN_VALUE), left)
+                  .intoArray(target, at);
             }
           }
           case TRUNCATED_NORMAL_ENTROPY_POSITIVE, TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> {
             // 1 - A1 A2/2 - log(t + A1) for mu < 0; log(2 pi e)/2 + log1p(-Q) - m lambda/2 otherwise,
             // with Q = R phi = d phi/dd and lambda = phi/(1 - Q).
-            DoubleVector q = d.mul(phi).blend(one, left).div(dd.blend(d, left)); // A1 = 1/d, Q = d phi/dd
+            DoubleVector q = d.mul(phi).blend(s, left).div(dd.blend(d, left)); // A1 = S/d, Q = d phi/dd
             DoubleVector log = q.neg().blend(t.add(q).sub(1), left).lanewise(LOG1P);
-            DoubleVector leftValue = one.sub(q.mul(0.5).mul(a2)).sub(log);
+            DoubleVector leftValue = one.sub(q.mul(0.5).mul(p.div(s))).sub(log);
             DoubleVector lambda = phi.div(one.sub(q));
             log.add(HALF_LOG_2PI_E).sub(t.mul(0.5).mul(lambda)).blend(leftValue, left).intoArray(target, at);
           }
@@ -287,6 +245,15 @@ final class VectorNormal {
         }
       }
     }
+  }
+
+  /** The polynomial with coefficients c (constant term first) at v, by Horner's rule with fmas. */
+  private static DoubleVector horner(double[] c, DoubleVector v) {
+    DoubleVector r = DoubleVector.broadcast(D, c[c.length - 1]);
+    for (int j = c.length - 2; j >= 0; j--) {
+      r = r.fma(v, DoubleVector.broadcast(D, c[j]));
+    }
+    return r;
   }
 
   /**
@@ -311,10 +278,7 @@ final class VectorNormal {
       DoubleVector k = shifted.sub(SHIFTER);
       DoubleVector r = k.fma(DoubleVector.broadcast(D, -LN2_HI), y);
       r = k.fma(DoubleVector.broadcast(D, -LN2_LO), r);
-      DoubleVector p = DoubleVector.broadcast(D, EXP_TAYLOR[EXP_TAYLOR.length - 1]);
-      for (int j = EXP_TAYLOR.length - 2; j >= 0; j--) {
-        p = p.fma(r, DoubleVector.broadcast(D, EXP_TAYLOR[j]));
-      }
+      DoubleVector p = horner(EXP_TAYLOR, r);
       LongVector kBits = shifted.reinterpretAsLongs().sub(SHIFTER_BITS);
       LongVector half = kBits.lanewise(ASHR, 1);
       DoubleVector scale1 = half.add(1023).lanewise(LSHL, 52).reinterpretAsDoubles();
