@@ -1,7 +1,6 @@
 package org.largecat.simd;
 
 import static jdk.incubator.vector.VectorOperators.ADD;
-import static jdk.incubator.vector.VectorOperators.ASHR;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
@@ -10,7 +9,6 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
 
 import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 import org.largecat.kernel.ElementwiseFunction;
@@ -183,12 +181,25 @@ final class VectorNormal {
       // that piece and its division by t. The quotient P/S is not taken (d and dd carry S, as in the
       // class comment); only the variance and entropy divide for A2 itself.
       VectorMask<Double> far = t.compare(GE, SPLIT);
-      DoubleVector p = horner(NUMERATOR, t);
-      DoubleVector s = horner(DENOMINATOR, t);
+      // Each Horner chain is written out where it is used: C2 may decline to inline a helper at a call
+      // site it deems cold (more than 35 bytes), and every vector would then be boxed.
+      DoubleVector p = DoubleVector.broadcast(D, NUMERATOR[NUMERATOR.length - 1]);
+      for (int j = NUMERATOR.length - 2; j >= 0; j--) {
+        p = p.fma(t, DoubleVector.broadcast(D, NUMERATOR[j]));
+      }
+      DoubleVector s = DoubleVector.broadcast(D, DENOMINATOR[DENOMINATOR.length - 1]);
+      for (int j = DENOMINATOR.length - 2; j >= 0; j--) {
+        s = s.fma(t, DoubleVector.broadcast(D, DENOMINATOR[j]));
+      }
       if (far.anyTrue()) {
         DoubleVector reciprocal = one.div(t);
         DoubleVector w = reciprocal.mul(SPLIT);
-        p = p.blend(horner(LAST, w.mul(w).sub(0.5)).mul(reciprocal), far);
+        DoubleVector u = w.mul(w).sub(0.5);
+        DoubleVector last = DoubleVector.broadcast(D, LAST[LAST.length - 1]);
+        for (int j = LAST.length - 2; j >= 0; j--) {
+          last = last.fma(u, DoubleVector.broadcast(D, LAST[j]));
+        }
+        p = p.blend(last.mul(reciprocal), far);
         s = s.blend(one, far);
       }
       DoubleVector d = t.fma(s, p); // S/A1
@@ -247,25 +258,16 @@ final class VectorNormal {
     }
   }
 
-  /** The polynomial with coefficients c (constant term first) at v, by Horner's rule with fmas. */
-  private static DoubleVector horner(double[] c, DoubleVector v) {
-    DoubleVector r = DoubleVector.broadcast(D, c[c.length - 1]);
-    for (int j = c.length - 2; j >= 0; j--) {
-      r = r.fma(v, DoubleVector.broadcast(D, c[j]));
-    }
-    return r;
-  }
-
   /**
    * e[i] = e^{-t^2/2}, t = min(|x[i]|, 39), as Normal.expMinusHalfSquare: t^2/2 = hi + lo exactly and
    * e^{-lo} = 1 - lo. e^{-hi} is computed here rather than by the vector exp, whose AVX-512 library
    * routine cost 2.1 ns a value on a Zen 4 (the pair 9.0 against 7.3 ns a cell with this loop), and in a
    * loop of its own, since inside {@link #evaluate} C2 stopped inlining the vector intrinsics: -hi =
    * k log 2 + r with k = round(-hi / log 2) read from the low bits of a shifted sum and |r| <= log(2)/2;
-   * e^r from its Taylor polynomial to r^13 (the next term is below 6e-18 of it); then 2^k in two
-   * factors 2^(k >> 1) 2^(k - (k >> 1)), both normal for k >= -1097 (hi <= 39^2/2), so that a
-   * subnormal result rounds once. e^{-hi} is within 1 ulp of StrictMath.exp (2e7 points of [-760.5, 0]
-   * with a normal result, checked once in scalar with the same fmas), as Math.exp is.
+   * e^r from its Taylor polynomial to r^13 (the next term is below 6e-18 of it); times e^{-lo}, then
+   * 2^k as 2^(k + 100), normal for k >= -1097 (hi <= 39^2/2) and so exact, and 2^-100, exact unless
+   * the result is subnormal, which it rounds once. e^{-hi} is within 1 ulp of StrictMath.exp (2e7 points
+   * of [-760.5, 0] with a normal result, checked once in scalar with the same fmas), as Math.exp is.
    */
   private static void expMinusHalfSquares(int n, double[] x, double[] e) {
     DoubleVector one = DoubleVector.broadcast(D, 1);
@@ -278,12 +280,13 @@ final class VectorNormal {
       DoubleVector k = shifted.sub(SHIFTER);
       DoubleVector r = k.fma(DoubleVector.broadcast(D, -LN2_HI), y);
       r = k.fma(DoubleVector.broadcast(D, -LN2_LO), r);
-      DoubleVector p = horner(EXP_TAYLOR, r);
-      LongVector kBits = shifted.reinterpretAsLongs().sub(SHIFTER_BITS);
-      LongVector half = kBits.lanewise(ASHR, 1);
-      DoubleVector scale1 = half.add(1023).lanewise(LSHL, 52).reinterpretAsDoubles();
-      DoubleVector scale2 = kBits.sub(half).add(1023).lanewise(LSHL, 52).reinterpretAsDoubles();
-      p.mul(scale1).mul(scale2).mul(one.sub(lo)).intoArray(e, i);
+      DoubleVector p = DoubleVector.broadcast(D, EXP_TAYLOR[EXP_TAYLOR.length - 1]);
+      for (int j = EXP_TAYLOR.length - 2; j >= 0; j--) {
+        p = p.fma(r, DoubleVector.broadcast(D, EXP_TAYLOR[j]));
+      }
+      // The biased exponent of 2^(k + 100), k + 100 + 1023, from the shifted sum's bits in one subtraction.
+      DoubleVector scale = shifted.reinterpretAsLongs().sub(SHIFTER_BITS - 1123).lanewise(LSHL, 52).reinterpretAsDoubles();
+      p.mul(one.sub(lo)).mul(scale).mul(0x1p-100).intoArray(e, i);
     }
   }
 
