@@ -322,7 +322,7 @@ final class VectorNormal {
    * where log1p(-E) has condition number below 2.2) and at the end of the block (at most BLOCK/L
    * steps a lane: 64 with 8 lanes, a relative error below 3e-14 in the worst case, below 4e-16 as
    * measured; the sum's contract is ten times log Phi's 1e-14). On the probit CAVI's cells (x in
-   * [1, 3.5]) this pass and the pair before it took 35 us per 6,000 cells against 45 for the pair
+   * [1, 3.5]) this pass and the pair before it took 27 us per 6,000 cells against 37 for the pair
    * and a sum of its values (Zen 4, ProbitCellsBenchmark). A NaN stays on the right and makes the
    * sum NaN.
    */
