@@ -170,8 +170,8 @@ final class VectorNormal {
       DoubleVector x = DoubleVector.fromArray(D, in, inOff + i).mul(side);
       VectorMask<Double> fLeft = x.compare(LT, 0);
       DoubleVector t = x.min(UPPER_UNDERFLOW).blend(x.neg(), fLeft); // NaN stays NaN
-      // e^{-t^2/2}, used on the right, where t <= 39.
-      DoubleVector halfSquareExp = DoubleVector.fromArray(D, e, inOff + i);
+      // phi(t) from e^{-t^2/2}, used on the right, where t <= 39.
+      DoubleVector phi = DoubleVector.fromArray(D, e, inOff + i).mul(INV_SQRT_2PI);
 
       // A2(t) = P(t)/S(t) below SPLIT (NormalTailFit's rational fit, whose coefficients are all
       // positive, so neither Horner chain cancels; a piecewise fit would cost a table lookup per
@@ -204,7 +204,6 @@ final class VectorNormal {
       }
       DoubleVector d = t.fma(s, p); // S/A1
       DoubleVector dd = t.fma(d, s); // d/R
-      DoubleVector phi = halfSquareExp.mul(INV_SQRT_2PI);
 
       // Each output from the parts above, one store per case, so that no vector merges from the cases.
       for (int output = 0; output < outputs; output++) {
@@ -223,9 +222,9 @@ final class VectorNormal {
         double outSide = side(function);
         switch (function) {
           case NORMAL_LOG_CDF, NORMAL_LOG_SURVIVAL -> {
-            // The argument of the log1p: t + A1 - 1 on the left, -Q with Q = e (R / sqrt(2 pi)) on the right.
+            // The argument of the log1p: t + A1 - 1 on the left, -Q with Q = phi R on the right.
             DoubleVector q = d.blend(s, left).div(dd.blend(d, left)); // A1 = S/d, R = d/dd
-            halfSquareExp.mul(q.mul(INV_SQRT_2PI)).neg().blend(t.add(q).sub(1), left).intoArray(target, at);
+            phi.mul(q).neg().blend(t.add(q).sub(1), left).intoArray(target, at);
           }
           case NORMAL_MILLS_RATIO, TRUNCATED_NORMAL_MEAN_POSITIVE, TRUNCATED_NORMAL_MEAN_NEGATIVE,
               TRUNCATED_NORMAL_VARIANCE_POSITIVE, TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> {
