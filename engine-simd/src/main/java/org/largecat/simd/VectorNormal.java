@@ -167,8 +167,8 @@ final class VectorNormal {
    * {@link #side} and none of its lanes is below 0 (NaN may be), as nearly every run of the probit
    * CAVI's cells is: it then leaves out the left-hand formulas and their blends. C2 compiles the loop
    * over a run once for either value of right, as right does not change in it (so no vector is merged
-   * from two paths, which would allocate it), and the CAVI's pair summed costs 4.9 rather than 5.2 ns
-   * a cell (Zen 4, x in [1, 3.5]).
+   * from two paths, which would allocate it). On the CAVI's cells (x in [1, 3.5]), the summed pair
+   * costs 4.9 ns a cell this way and 5.1 with every run taken as mixed (Zen 4).
    */
   private static void evaluate(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, double[] densities,
       int inOff, double[] out, int outOff, double[] gOut, int gOutOff) {
@@ -363,7 +363,7 @@ final class VectorNormal {
    * where log1p(-E) has condition number below 2.2) and at the end of the block (at most BLOCK/L
    * steps a lane: 64 with 8 lanes, a relative error below 3e-14 in the worst case, below 4e-16 as
    * measured; the sum's contract is ten times log Phi's 1e-14). On the probit CAVI's cells (x in
-   * [1, 3.5]) this pass and the pair before it took 27 us per 6,000 cells against 37 for the pair
+   * [1, 3.5]) this pass and the pair before it took 24 us per 6,000 cells against 33 for the pair
    * and a sum of its values (Zen 4, ProbitCellsBenchmark). A NaN stays on the right and makes the
    * sum NaN.
    */
