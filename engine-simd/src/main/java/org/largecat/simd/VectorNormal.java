@@ -22,9 +22,10 @@ import org.largecat.special.NormalTailFit;
  * rational's extra terms), and its last piece beyond.
  *
  * <p>The references branch on the sign of x; here both sides are computed for every lane and
- * blended. Each side works on t >= 0: t = -x on the left (x < 0) and t = min(x, 39) on the right,
- * where phi and Q have underflowed to 0 at 39 (phi(39) is about 1e-331), so the clamp gives the
- * references' 0 and -0 above it. The negative truncation side is the positive one at -mu (the mean
+ * blended, except in a run of elements that are all on the right ({@link #evaluate}). Each side
+ * works on t >= 0: t = -x on the left (x < 0) and t = min(x, 39) on the right, where phi and Q have
+ * underflowed to 0 at 39 (phi(39) is about 1e-331), so the clamp gives the references' 0 and -0
+ * above it. The negative truncation side is the positive one at -mu (the mean
  * negated), as in TruncatedNormal.
  *
  * <p>The quantities are the references', rearranged so that each function divides once besides the
