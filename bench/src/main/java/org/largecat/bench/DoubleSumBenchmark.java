@@ -3,7 +3,7 @@ package org.largecat.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.largecat.data.Dataset;
-import org.largecat.doublesum.DoubleSumOptions;
+import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 import org.largecat.train.StepSizeSchedule;

@@ -6,7 +6,7 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
-import org.largecat.train.SampledTrainer;
+import org.largecat.train.sampled.SampledTrainer;
 import org.largecat.train.Sampling;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;

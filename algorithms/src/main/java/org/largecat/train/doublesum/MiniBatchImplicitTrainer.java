@@ -1,0 +1,640 @@
+package org.largecat.train.doublesum;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.largecat.data.Dataset;
+import org.largecat.kernel.ElementwiseFunction;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.train.Trainer;
+
+/**
+ * Implicit SGD on fixed mini-batches of n datapoints and m sampled classes (unbiased-scalable-softmax
+ * App. F.3), re-derived here on the mean scale with the extended rows w̃_k = (w_k, b_k) and x̃ = (x, 1);
+ * the extracted text of Eqs. 19–21 is garbled, and the ridge is handled in a slightly different but
+ * equivalent parametrisation, so the derivation is written out.
+ *
+ * <p><b>Mini-batches.</b> A seeded permutation cuts the datapoints once into J = ⌈N/n⌉ batches S_j.
+ * L_j is the set of their distinct labels; C is m classes drawn uniformly without replacement from
+ * the K − |L_j| others (all of them if fewer), ρ_j = (K − |L_j|)/|C|. Batch j is drawn uniformly
+ * (each epoch visits every batch once, in a fresh order), so with s = J/N
+ * <pre>  f_{j,C} = s Σ_{i∈S_j} (u_i + e^{−u_i} d_i) + (μ/2) Σ_{k∈L_j∪C} β_k ‖w̃_k‖²,
+ *  d_i = 1 + Σ_{k∈L_j−y_i} e^{z_ik} + ρ_j Σ_{k∈C} e^{z_ik},  z_ik = x̃_i·(w̃_k − w̃_{y_i}),</pre>
+ * is unbiased for f/N of Eq. 5 when 1/β_k = P(k ∈ L_j ∪ C) = (1/J) Σ_j (1[k ∈ L_j] + 1[k ∉ L_j]|C_j|/(K − |L_j|)).
+ *
+ * <p><b>The implicit step</b> minimises 2η f_{j,C} + ‖u − ũ‖² + ‖W − W̃‖². In u_i alone, with c = ηs,
+ * the minimiser is u_i = ũ_i − c + ω_i, ω_i = W0(c d_i e^{c − ũ_i}), and the minimum is (1 + ω_i)² up
+ * to a constant (the paper's Eq. 19). In W: with λ_k = ημβ_k and γ_k = 1/(1 + λ_k), write
+ * w̃_k = γ_k w̃_k^old + V a_k, V an orthonormal basis of span{x̃_i : i ∈ S_j} and x̃_i = V b_i. Then
+ * ‖w̃_k − w̃_k^old‖² + λ_k‖w̃_k‖² = (1 + λ_k)‖a_k‖² + const: the shrink γ_k is the exact minimiser
+ * outside the span (the paper's Eq. 20) and, inside it, cancels the linear term the paper carries in
+ * Eq. 21. So the step solves, over A = (a_k) for k ∈ L_j ∪ C,
+ * <pre>  Φ(A) = Σ_{i∈S_j} (1 + W0(e^{ζ_i(A)}))² + Σ_k (1 + λ_k) ‖a_k‖²,
+ *  ζ_i(A) = log c + c − ũ_i + log d_i(A),  z_ik(A) = γ_k x̃_i·w̃_k^old − γ_{y_i} x̃_i·w̃_{y_i}^old + b_i·(a_k − a_{y_i}),</pre>
+ * strongly convex (log d_i is a log-sum-exp of affine functions and t ↦ (1 + W0(e^t))² is convex and
+ * increasing). With ω_i = W0(e^{ζ_i}) and π_ik the softmax weights of the terms of d_i,
+ * ∂Φ/∂ζ_i = 2ω_i, ∂²Φ/∂ζ_i² = 2ω_i/(1 + ω_i), ∇ζ_i = e_i ⊗ b_i with e_i = Σ_k π_ik(δ_k − δ_{y_i}), and
+ * ∇²ζ_i = (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) ⊗ b_i b_iᵀ.
+ *
+ * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the
+ * (|L_j| + |C|)·rank unknowns, Cholesky through the SPI, stopped when half the squared Newton
+ * decrement, the predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ); that last
+ * Newton step is still taken, which squares the error in A. Every
+ * quantity is formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega
+ * kernel), so no point overflows however large z − u is; that is the purpose of the paper's safe
+ * starting point (App. F.3.5, the linear program 22), and here A = 0, the old weights after the
+ * ridge shrink, is already safe: Φ(0) is finite and its gradient is linear, not exponential, in z − u.
+ *
+ * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the Gram
+ * matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i}, so a
+ * move V a_k is the combination Σ_i (Tᵀ a_k)_i x̃_i of the batch's own rows, sparse when x is. A point
+ * within 1e-10 (relative) of the span of the earlier ones adds no direction.
+ *
+ * <p><b>Sparse update</b> (App. F.3.3): each extended row is kept as w̃_k = g_k r_k; the shrink
+ * multiplies g_k, and the move adds (1/g_k) Σ_i (Tᵀ a_k)_i x̃_i to r_k, so a step touches only the
+ * batch's nonzero features. r_k is rescaled when g_k falls below 1/64, and the model's rows are
+ * brought up to date (r_k ← g_k r_k) at the end of every epoch and on {@link #close}.
+ */
+final class MiniBatchImplicitTrainer implements Trainer {
+  private static final double RANK_TOLERANCE = 1e-10;
+  private static final double RESCALE_BELOW = 1.0 / 64;
+  private static final int MAX_NEWTON_ITERATIONS = 100;
+
+  private final AugmentedData data;
+  private final LinearModel model;
+  private final DoubleSumOptions options;
+  private final Kernels kernels;
+  private final int batches;
+  private final int[] batchStart;
+  private final int[] batchPoints;
+  private final int[][] batchLabels;
+  private final int[][] labelSlot;
+  private final double[][] basisT;
+  private final double[][] basisB;
+  private final int[] rank;
+  private final double[] beta;
+  private final double[] u;
+  private final double[] rowScale;
+  private final int[] batchOrder;
+  private final int blockSize;
+  private final int[] itemBatch;
+  private final int[] itemRows;
+  private final int[] itemRowStart;
+  private final int[] itemClasses;
+  private final double[] itemLoss;
+  private final int[] mark;
+  private int markStamp;
+  private final ParallelWaves waves;
+  private final Newton[] solvers;
+  private final AtomicLong newtonIterations = new AtomicLong();
+  private final AtomicLong solves = new AtomicLong();
+  private int position;
+  private long epoch = -1;
+  private long iteration;
+  private int blockLength;
+  private double rate;
+
+  MiniBatchImplicitTrainer(Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+    this.data = new AugmentedData(dataset, model);
+    this.model = model;
+    this.options = options;
+    this.kernels = kernels;
+    int n = Math.min(options.batchPoints(), data.rows);
+    int m = options.batchClasses();
+    this.batches = (data.rows + n - 1) / n;
+    this.batchStart = new int[batches + 1];
+    this.batchPoints = new int[data.rows];
+    SplittableRandom cut = new SplittableRandom(options.seed() ^ 0x6A09E667F3BCC909L);
+    for (int i = 0; i < data.rows; i++) {
+      int j = cut.nextInt(i + 1);
+      batchPoints[i] = batchPoints[j];
+      batchPoints[j] = i;
+    }
+    this.batchLabels = new int[batches][];
+    this.labelSlot = new int[batches][];
+    this.basisT = new double[batches][];
+    this.basisB = new double[batches][];
+    this.rank = new int[batches];
+    float[] scratch = new float[Math.max(1, data.columns)];
+    for (int j = 0; j < batches; j++) {
+      batchStart[j + 1] = Math.min(data.rows, (j + 1) * n);
+      describeBatch(j, scratch);
+    }
+    this.beta = batchClassWeights(m);
+    this.u = new double[data.rows];
+    Arrays.fill(u, Math.log(data.classes));
+    this.rowScale = new double[data.classes];
+    Arrays.fill(rowScale, 1);
+    this.batchOrder = new int[batches];
+    this.blockSize = Math.min(options.blockSize(), batches);
+    int maxRows = n + m;
+    this.itemBatch = new int[blockSize];
+    this.itemRows = new int[blockSize * maxRows];
+    this.itemRowStart = new int[blockSize + 1];
+    this.itemClasses = new int[blockSize];
+    this.itemLoss = new double[blockSize];
+    this.mark = new int[data.classes];
+    this.waves = new ParallelWaves(options.threads(), data.classes);
+    this.solvers = new Newton[options.threads()];
+    for (int t = 0; t < solvers.length; t++) {
+      solvers[t] = new Newton(n, maxRows);
+    }
+    this.position = batches;
+  }
+
+  /** L_j, each point's slot in it, and the basis of batch j (T and B = T G, rank × |S_j| row-major). */
+  private void describeBatch(int j, float[] scratch) {
+    int from = batchStart[j];
+    int size = batchStart[j + 1] - from;
+    int[] labels = new int[size];
+    int[] slot = new int[size];
+    int distinct = 0;
+    for (int a = 0; a < size; a++) {
+      int y = data.labels[batchPoints[from + a]];
+      int s = 0;
+      while (s < distinct && labels[s] != y) {
+        s++;
+      }
+      if (s == distinct) {
+        labels[distinct++] = y;
+      }
+      slot[a] = s;
+    }
+    batchLabels[j] = Arrays.copyOf(labels, distinct);
+    labelSlot[j] = slot;
+    // Gram matrix of the extended rows: x_a·x_b + 1, x_b spread into a dense scratch row.
+    double[] gram = new double[size * size];
+    int[] only = {0};
+    float[] plus = {1};
+    float[] minus = {-1};
+    double[] dot = new double[1];
+    for (int b = 0; b < size; b++) {
+      int rowB = batchPoints[from + b];
+      data.features.scatterAxpy(kernels.vectorOps(), scratch, 1, rowB, only, 0, 1, plus, 0);
+      for (int a = 0; a <= b; a++) {
+        data.features.gatherDot(kernels.vectorOps(), scratch, 1, batchPoints[from + a], only, 0, 1, dot, 0);
+        gram[a * size + b] = dot[0] + 1;
+        gram[b * size + a] = dot[0] + 1;
+      }
+      data.features.scatterAxpy(kernels.vectorOps(), scratch, 1, rowB, only, 0, 1, minus, 0);
+    }
+    // Gram–Schmidt in coefficient space: v_l = Σ_i T[l][i] x̃_i, <v, x̃_i> = (T G)_{·i}.
+    double[] t = new double[size * size];
+    double[] candidate = new double[size];
+    double[] gc = new double[size];
+    int r = 0;
+    for (int a = 0; a < size; a++) {
+      Arrays.fill(candidate, 0);
+      candidate[a] = 1;
+      for (int pass = 0; pass < 2; pass++) {
+        multiply(gram, size, candidate, gc);
+        for (int l = 0; l < r; l++) {
+          double projection = 0;
+          for (int i = 0; i < size; i++) {
+            projection += t[l * size + i] * gc[i];
+          }
+          for (int i = 0; i < size; i++) {
+            candidate[i] -= projection * t[l * size + i];
+          }
+        }
+      }
+      multiply(gram, size, candidate, gc);
+      double norm2 = 0;
+      for (int i = 0; i < size; i++) {
+        norm2 += candidate[i] * gc[i];
+      }
+      if (norm2 > RANK_TOLERANCE * gram[a * size + a]) {
+        double inverse = 1 / Math.sqrt(norm2);
+        for (int i = 0; i < size; i++) {
+          t[r * size + i] = candidate[i] * inverse;
+        }
+        r++;
+      }
+    }
+    double[] b = new double[r * size];
+    for (int l = 0; l < r; l++) {
+      for (int i = 0; i < size; i++) {
+        double sum = 0;
+        for (int c = 0; c < size; c++) {
+          sum += t[l * size + c] * gram[c * size + i];
+        }
+        b[l * size + i] = sum;
+      }
+    }
+    rank[j] = r;
+    basisT[j] = Arrays.copyOf(t, r * size);
+    basisB[j] = b;
+  }
+
+  private static void multiply(double[] symmetric, int size, double[] x, double[] out) {
+    for (int i = 0; i < size; i++) {
+      double sum = 0;
+      for (int c = 0; c < size; c++) {
+        sum += symmetric[i * size + c] * x[c];
+      }
+      out[i] = sum;
+    }
+  }
+
+  /** β_k = 1/P(k ∈ L_j ∪ C) for j uniform: (1/J)(Σ_j |C_j|/(K − |L_j|) + Σ_{j: k∈L_j} (1 − |C_j|/(K − |L_j|))). */
+  private double[] batchClassWeights(int m) {
+    double shared = 0;
+    double[] own = new double[data.classes];
+    for (int j = 0; j < batches; j++) {
+      int rest = data.classes - batchLabels[j].length;
+      double drawn = rest == 0 ? 0 : Math.min(m, rest) / (double) rest;
+      shared += drawn;
+      for (int k : batchLabels[j]) {
+        own[k] += 1 - drawn;
+      }
+    }
+    double[] weights = new double[data.classes];
+    for (int k = 0; k < weights.length; k++) {
+      weights[k] = batches / (shared + own[k]);
+    }
+    return weights;
+  }
+
+  @Override
+  public int iterationsPerEpoch() {
+    return (batches + blockSize - 1) / blockSize;
+  }
+
+  /** The current u_i. */
+  double[] u() {
+    return u;
+  }
+
+  /** Mean Newton iterations per mini-batch step so far. */
+  double meanNewtonIterations() {
+    return newtonIterations.get() / (double) Math.max(1, solves.get());
+  }
+
+  /**
+   * Runs a block of mini-batches and returns its estimate of Σ_n log p(y_n | x_n): N times the mean
+   * over the block's datapoints of 1 − u_i − e^{−u_i} d_i at the values before the step.
+   */
+  @Override
+  public double step() {
+    iteration++;
+    if (position == batches) {
+      newEpoch();
+    }
+    blockLength = Math.min(blockSize, batches - position);
+    SplittableRandom random = new SplittableRandom(options.seed() * 0xD1B54A32D192ED03L + iteration);
+    int cursor = 0;
+    int points = 0;
+    for (int item = 0; item < blockLength; item++) {
+      int j = batchOrder[position + item];
+      itemBatch[item] = j;
+      itemRowStart[item] = cursor;
+      for (int k : batchLabels[j]) {
+        itemRows[cursor++] = k;
+      }
+      cursor = drawClasses(j, cursor, random);
+      itemClasses[item] = cursor - itemRowStart[item] - batchLabels[j].length;
+      points += batchStart[j + 1] - batchStart[j];
+    }
+    itemRowStart[blockLength] = cursor;
+    position += blockLength;
+    double work = (double) options.batchPoints() * (options.batchPoints() + options.batchClasses()) * data.rowCost;
+    waves.run(blockLength, itemRows, itemRowStart, work, this::runSlice);
+    double loss = 0;
+    for (int item = 0; item < blockLength; item++) {
+      loss += itemLoss[item];
+    }
+    if (position == batches) {
+      synchroniseModel();
+    }
+    return -data.rows * loss / points;
+  }
+
+  /** Writes min(m, K − |L_j|) classes outside L_j at itemRows[cursor..]; returns the new cursor. */
+  private int drawClasses(int j, int cursor, SplittableRandom random) {
+    if (++markStamp == Integer.MAX_VALUE) {
+      Arrays.fill(mark, 0);
+      markStamp = 1;
+    }
+    for (int k : batchLabels[j]) {
+      mark[k] = markStamp;
+    }
+    int rest = data.classes - batchLabels[j].length;
+    if (rest <= options.batchClasses()) {
+      for (int k = 0; k < data.classes; k++) {
+        if (mark[k] != markStamp) {
+          itemRows[cursor++] = k;
+        }
+      }
+      return cursor;
+    }
+    for (int drawn = 0; drawn < options.batchClasses(); ) {
+      int k = random.nextInt(data.classes);
+      if (mark[k] != markStamp) {
+        mark[k] = markStamp;
+        itemRows[cursor++] = k;
+        drawn++;
+      }
+    }
+    return cursor;
+  }
+
+  private void newEpoch() {
+    epoch++;
+    rate = options.rate(epoch);
+    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
+    for (int i = 0; i < batches; i++) {
+      int j = random.nextInt(i + 1);
+      batchOrder[i] = batchOrder[j];
+      batchOrder[j] = i;
+    }
+    position = 0;
+  }
+
+  /** Brings every model row up to date: w̃_k = g_k r_k. */
+  private void synchroniseModel() {
+    for (int k = 0; k < data.classes; k++) {
+      if (rowScale[k] != 1) {
+        data.scaleRow(kernels.vectorOps(), model, k, rowScale[k]);
+        rowScale[k] = 1;
+      }
+    }
+  }
+
+  private void runSlice(int thread, int[] order, int from, int to) {
+    Newton solver = solvers[thread];
+    for (int s = from; s < to; s++) {
+      int item = order[s];
+      itemLoss[item] = solver.step(item);
+    }
+  }
+
+  /** One thread's workspace and the Newton solve of Φ for one mini-batch. */
+  private final class Newton {
+    private final double[] scores;
+    private final double[] base;
+    private final double[] logWeight;
+    private final double[] terms;
+    private final double[] weights;
+    private final double[] zeta;
+    private final double[] omega;
+    private final double[] a;
+    private final double[] trial;
+    private final double[] gradient;
+    private final double[] hessian;
+    private final double[] direction;
+    private final double[] e;
+    private final double[] m;
+    private final double[] lambda;
+    private final float[] coef;
+
+    Newton(int maxPoints, int maxRows) {
+      int unknowns = maxRows * maxPoints;
+      scores = new double[maxPoints * maxRows];
+      base = new double[maxPoints * maxRows];
+      logWeight = new double[maxRows];
+      terms = new double[maxRows + 1];
+      weights = new double[maxPoints * maxRows];
+      zeta = new double[maxPoints];
+      omega = new double[maxPoints];
+      a = new double[unknowns];
+      trial = new double[unknowns];
+      gradient = new double[unknowns];
+      hessian = new double[unknowns * unknowns];
+      direction = new double[unknowns];
+      e = new double[maxRows];
+      m = new double[maxRows * maxRows];
+      lambda = new double[maxRows];
+      coef = new float[maxRows];
+    }
+
+    /** Solves the implicit step of one block item, applies it, and returns Σ_i of the pre-step loss estimate. */
+    double step(int item) {
+      int j = itemBatch[item];
+      int from = batchStart[j];
+      int size = batchStart[j + 1] - from;
+      int rowsFrom = itemRowStart[item];
+      int q = itemRowStart[item + 1] - rowsFrom;
+      int labelled = batchLabels[j].length;
+      int r = rank[j];
+      int[] slot = labelSlot[j];
+      double c = rate * batches / data.rows;
+      double logC = Math.log(c);
+      double logRho = itemClasses[item] == 0 ? 0 : Math.log((data.classes - labelled) / (double) itemClasses[item]);
+      for (int t = 0; t < q; t++) {
+        int k = itemRows[rowsFrom + t];
+        lambda[t] = rate * options.ridge() * beta[k];
+        logWeight[t] = t < labelled ? 0 : logRho;
+      }
+      double lossSum = 0;
+      for (int point = 0; point < size; point++) {
+        int i = batchPoints[from + point];
+        data.scores(kernels.vectorOps(), model, i, itemRows, rowsFrom, q, scores, point * q);
+        int ty = slot[point];
+        double uOld = u[i];
+        for (int t = 0; t < q; t++) {
+          scores[point * q + t] *= rowScale[itemRows[rowsFrom + t]];
+        }
+        // Pre-step loss estimate u + e^{−u} d − 1, and the shrunk offsets of z_ik at A = 0.
+        int count = 0;
+        terms[count++] = 0;
+        double yScore = scores[point * q + ty];
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            terms[count++] = scores[point * q + t] - yScore + logWeight[t];
+          }
+        }
+        double logD = kernels.vectorOps().logSumExp(count, terms, 0);
+        lossSum += uOld + Math.expm1(logD - uOld);
+        double yShrunk = yScore / (1 + lambda[ty]);
+        for (int t = 0; t < q; t++) {
+          base[point * q + t] = scores[point * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
+        }
+      }
+      int unknowns = q * r;
+      Arrays.fill(a, 0, unknowns, 0);
+      double phi = objective(a, j, size, q, r, logC, c);
+      int iterations = 0;
+      while (iterations < MAX_NEWTON_ITERATIONS) {
+        iterations++;
+        assemble(j, size, q, r);
+        kernels.matrixOps().choleskyFactor(unknowns, hessian, 0, unknowns);
+        for (int p = 0; p < unknowns; p++) {
+          direction[p] = -gradient[p];
+        }
+        kernels.matrixOps().choleskySolve(unknowns, 1, hessian, 0, unknowns, direction, 0, 1);
+        double slope = 0;
+        for (int p = 0; p < unknowns; p++) {
+          slope += gradient[p] * direction[p];
+        }
+        if (-slope / 2 <= options.innerTolerance() * Math.max(1, phi)) {
+          // Within tolerance in Φ; the full step left (quadratically convergent here) squares the error in A.
+          for (int p = 0; p < unknowns; p++) {
+            a[p] += direction[p];
+          }
+          break;
+        }
+        double length = 1;
+        double next = Double.NaN;
+        for (int halving = 0; halving < 60; halving++) {
+          for (int p = 0; p < unknowns; p++) {
+            trial[p] = a[p] + length * direction[p];
+          }
+          next = objective(trial, j, size, q, r, logC, c);
+          if (next <= phi + 0.25 * length * slope) {
+            break;
+          }
+          length /= 2;
+        }
+        if (!(next < phi)) {
+          break; // rounding: no decrease left to find
+        }
+        System.arraycopy(trial, 0, a, 0, unknowns);
+        phi = next;
+      }
+      objective(a, j, size, q, r, logC, c); // ω_i at the solution
+      newtonIterations.addAndGet(iterations);
+      solves.incrementAndGet();
+      apply(j, from, size, rowsFrom, q, r, c);
+      return lossSum;
+    }
+
+    /** Φ(A); leaves ζ_i, ω_i and the term weights π_ik (per point, per row slot) for the derivatives. */
+    private double objective(double[] aa, int j, int size, int q, int r, double logC, double c) {
+      double[] b = basisB[j];
+      int[] slot = labelSlot[j];
+      for (int point = 0; point < size; point++) {
+        int ty = slot[point];
+        double bay = dotB(b, aa, point, ty, r, size);
+        int count = 0;
+        terms[count++] = 0;
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            terms[count++] = base[point * q + t] + dotB(b, aa, point, t, r, size) - bay;
+          }
+        }
+        double logD = kernels.vectorOps().logSumExp(count, terms, 0);
+        int at = 1;
+        for (int t = 0; t < q; t++) {
+          weights[point * q + t] = t == ty ? 0 : Math.exp(terms[at++] - logD);
+        }
+        zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + logD;
+      }
+      kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, size, zeta, 0, omega, 0);
+      double phi = 0;
+      for (int point = 0; point < size; point++) {
+        phi += (1 + omega[point]) * (1 + omega[point]);
+      }
+      for (int t = 0; t < q; t++) {
+        double norm2 = 0;
+        for (int l = 0; l < r; l++) {
+          norm2 += aa[t * r + l] * aa[t * r + l];
+        }
+        phi += (1 + lambda[t]) * norm2;
+      }
+      return phi;
+    }
+
+    /** b_i · a_t with b_i the column i of B (rank × size). */
+    private double dotB(double[] b, double[] aa, int i, int t, int r, int size) {
+      double sum = 0;
+      for (int l = 0; l < r; l++) {
+        sum += b[l * size + i] * aa[t * r + l];
+      }
+      return sum;
+    }
+
+    /** The gradient and the lower triangle of the Hessian of Φ at the point of the last {@link #objective}. */
+    private void assemble(int j, int size, int q, int r) {
+      int unknowns = q * r;
+      double[] b = basisB[j];
+      int[] slot = labelSlot[j];
+      Arrays.fill(hessian, 0, unknowns * unknowns, 0);
+      for (int t = 0; t < q; t++) {
+        for (int l = 0; l < r; l++) {
+          int p = t * r + l;
+          gradient[p] = 2 * (1 + lambda[t]) * a[p];
+          hessian[p * unknowns + p] = 2 * (1 + lambda[t]);
+        }
+      }
+      for (int point = 0; point < size; point++) {
+        int ty = slot[point];
+        double w = omega[point];
+        double sum = 0;
+        for (int t = 0; t < q; t++) {
+          e[t] = weights[point * q + t];
+          sum += e[t];
+        }
+        e[ty] = -sum;
+        // M = 2ω (Σ_t π_t (δ_t − δ_y)(δ_t − δ_y)ᵀ − e eᵀ) + 2ω/(1 + ω) e eᵀ.
+        double outer = 2 * w / (1 + w) - 2 * w;
+        for (int t = 0; t < q; t++) {
+          for (int s = 0; s <= t; s++) {
+            m[t * q + s] = outer * e[t] * e[s];
+          }
+        }
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            double pi = 2 * w * weights[point * q + t];
+            m[t * q + t] += pi;
+            m[Math.max(t, ty) * q + Math.min(t, ty)] -= pi;
+            m[ty * q + ty] += pi;
+          }
+        }
+        for (int t = 0; t < q; t++) {
+          double g = 2 * w * e[t];
+          for (int l = 0; l < r; l++) {
+            gradient[t * r + l] += g * b[l * size + point];
+          }
+          for (int s = 0; s <= t; s++) {
+            double mts = m[t * q + s];
+            if (mts == 0) {
+              continue;
+            }
+            for (int l = 0; l < r; l++) {
+              double bl = mts * b[l * size + point];
+              int row = (t * r + l) * unknowns + s * r;
+              int lMax = s == t ? l : r - 1;
+              for (int l2 = 0; l2 <= lMax; l2++) {
+                hessian[row + l2] += bl * b[l2 * size + point];
+              }
+            }
+          }
+        }
+      }
+    }
+
+    /** u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k. */
+    private void apply(int j, int from, int size, int rowsFrom, int q, int r, double c) {
+      for (int point = 0; point < size; point++) {
+        int i = batchPoints[from + point];
+        u[i] = u[i] - c + omega[point];
+      }
+      for (int t = 0; t < q; t++) {
+        int k = itemRows[rowsFrom + t];
+        rowScale[k] /= 1 + lambda[t];
+        if (rowScale[k] < RESCALE_BELOW) {
+          data.scaleRow(kernels.vectorOps(), model, k, rowScale[k]);
+          rowScale[k] = 1;
+        }
+      }
+      double[] tt = basisT[j];
+      for (int point = 0; point < size; point++) {
+        for (int t = 0; t < q; t++) {
+          double sum = 0;
+          for (int l = 0; l < r; l++) {
+            sum += tt[l * size + point] * a[t * r + l];
+          }
+          coef[t] = (float) (sum / rowScale[itemRows[rowsFrom + t]]);
+        }
+        data.move(kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    synchroniseModel();
+    waves.close();
+  }
+}

@@ -1,0 +1,614 @@
+package org.largecat.train.sampled;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.largecat.Parallel;
+import org.largecat.data.Dataset;
+import org.largecat.data.DenseFeatures;
+import org.largecat.data.Features;
+import org.largecat.data.SparseFeatures;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.train.Method;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.Sampling;
+import org.largecat.train.Trainer;
+import org.largecat.train.Trainers;
+import org.largecat.train.TrainingOptions;
+
+/**
+ * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2, and
+ * the OVE and exact baselines with the same machinery).
+ *
+ * <p>Each iteration takes the next mini-batch of an epoch's permutation (the last batch of an epoch
+ * may be smaller, so a batch never holds an example twice), and for each example samples |S| of the
+ * K − 1 other classes with {@link ClassSampler} — or, in {@link Sampling#SHARED} mode, one set for
+ * the whole batch, each example giving weight 0 to its own label. Phase one, split across threads by example:
+ * one gather-dot of the |S| + 1 weight rows against x_n, and the bound's local step and coefficients
+ * (shared mode with dense x: one gemm per thread chunk for the scores of the shared rows, one for
+ * their gradient). The batch's (example, class) slots are then bucketed by class. Phase two, split
+ * across threads by touched class: a class's gradient row is summed in a D-long buffer by one
+ * gather-axpy of its slots' x_n, and applied at once, for the whole row or for every touched (row, feature) pair when x
+ * is sparse and D large, by the {@link StepSizeSchedule}: plain SGD, or the
+ * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
+ * gradient, which gives exactly the dense schedule. Summing by class keeps the gradient out of a
+ * K x D buffer: each weight row and its s are read and written once an iteration, and x_n comes from
+ * the cache. With a Gaussian prior (MAP) the prior's gradient
+ * −w/σ² (on the objective's scale) is added when a coordinate is updated: exact for rows touched
+ * every iteration (dense x, most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed by (seed,
+ * iteration, example), and every gradient is summed in a fixed order (a class's label slots, then its
+ * sampled ones, each in batch order), so a run is reproducible for a seed, whatever the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
+ */
+public final class SampledTrainer implements Trainer {
+  private final Dataset data;
+  private final LinearModel model;
+  private final TrainingOptions options;
+  private final Kernels kernels;
+  private final SampledBound bound;
+  private final int classes;
+  private final int columns;
+  private final int sampled;
+  private final int slots;
+  private final ClassSampler classSampler;
+  private final SparseFeatures sparse;
+  /** Shared mode: this iteration's classes, their weights before exclusion, and their weight rows. */
+  private final int[] sharedRows;
+  private final double[] sharedWeight;
+  private final double[] sharedLogWeight;
+  private final float[] sharedWeights;
+  private final ClassSampler sharedSampler;
+  private final CounterRandom sharedRandom = new CounterRandom();
+
+  /**
+   * Each slot's coefficient, and the slots bucketed by class: the entries [touchedStart[t],
+   * touchedStart[t + 1]) are class touched[t]'s, each with its coefficient and its example, or −1 − j
+   * for shared class j when a gemm gives that gradient.
+   */
+  private final float[] batchCoef;
+  private final int[] slotCount;
+  private final int[] touched;
+  private int touchedCount;
+  private final int[] touchedStart;
+  private final int[] bucketExample;
+  private final float[] bucketCoef;
+  /** Per thread: the gradient row of the class being updated, and copies of its weights and s. */
+  private final RowBuffers[] rowBuffers;
+  private final float[] squares;
+  private final double[] biasSquares;
+  private final int[] rowLast;
+  private final int[] coordinateLast;
+
+  private final int[] order;
+  private int position;
+  private long epoch;
+  private final int[] batchRows;
+  private int batchSize;
+  private final int[] batchExamples;
+
+  private final ExampleWorker[] workers;
+  private final List<Callable<Void>> examplePhase = new ArrayList<>();
+  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final ExecutorService pool;
+  private static final double WORK_PER_THREAD = 200_000;
+  private final double[] keptPowers = new double[64];
+  private final double smoothing;
+  private int iteration;
+  private double lastBound = Double.NaN;
+
+  /**
+   * Prepares to train {@code model} in place on {@code data}; the model's link must be the method's.
+   * Call {@link #initialise} first for the paper's random start.
+   */
+  public SampledTrainer(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
+    if (model.link() != options.method().link()) {
+      throw new IllegalArgumentException(options.method().label() + " fits a " + options.method().link()
+          + " model, not " + model.link());
+    }
+    if (model.classes() != data.classes() || model.columns() != data.columns()) {
+      throw new IllegalArgumentException("model is K = " + model.classes() + ", D = " + model.columns()
+          + " but the data are K = " + data.classes() + ", D = " + data.columns());
+    }
+    if (data.classes() < 2) {
+      throw new IllegalArgumentException("training needs at least 2 classes, the data have " + data.classes());
+    }
+    this.data = data;
+    this.model = model;
+    this.options = options;
+    this.kernels = kernels;
+    this.classes = data.classes();
+    this.columns = data.columns();
+    this.sampled = options.method() == Method.EXACT_SOFTMAX ? classes - 1 : Math.min(options.sampled(), classes - 1);
+    this.slots = sampled + 1;
+    this.classSampler = options.samplingPower() > 0 && sampled < classes - 1
+        ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
+        : ClassSampler.uniform(classes, sampled);
+    this.bound = switch (options.method()) {
+      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
+      case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
+      case OVE -> new OneVsEach();
+      case NCE -> new NoiseContrastiveEstimation(data,
+          options.samplingPower() > 0 && sampled < classes - 1 ? options.samplingPower() : 0, sampled);
+      case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+          throw new IllegalArgumentException(options.method().label() + " is a double-sum method, see Trainers");
+      case EXACT_SOFTMAX -> new ExactSoftmax();
+    };
+    this.sparse = data.features() instanceof SparseFeatures s ? s : null;
+    boolean shared = options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
+    sharedRows = shared ? new int[sampled] : null;
+    sharedWeight = shared ? new double[sampled] : null;
+    sharedLogWeight = shared ? new double[sampled] : null;
+    sharedWeights = shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
+    sharedSampler = shared ? classSampler.copy() : null;
+    int threads = threadsWorthStarting(data, options, slots);
+    int cells = Math.multiplyExact(classes, columns);
+    boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
+    squares = adaptive ? new float[cells] : null;
+    biasSquares = adaptive ? new double[classes] : null;
+    rowLast = new int[classes];
+    coordinateLast = updatesByCoordinate(data, options, sampled) ? new int[cells] : null;
+    smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
+    for (int i = 0; i < keptPowers.length; i++) {
+      keptPowers[i] = Math.pow(1 - smoothing, i);
+    }
+    order = new int[data.rows()];
+    batchExamples = new int[Math.min(options.batch(), data.rows())];
+    batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
+    batchCoef = new float[batchRows.length];
+    slotCount = new int[classes];
+    touched = new int[batchRows.length];
+    touchedStart = new int[batchRows.length + 1];
+    bucketExample = new int[batchRows.length];
+    bucketCoef = new float[batchRows.length];
+    rowBuffers = new RowBuffers[threads];
+    for (int r = 0; r < threads; r++) {
+      rowBuffers[r] = new RowBuffers(new float[columns], new float[columns], new float[columns]);
+    }
+    workers = new ExampleWorker[threads];
+    for (int r = 0; r < threads; r++) {
+      workers[r] = new ExampleWorker(r, (batchExamples.length + threads - 1) / threads);
+      int thread = r;
+      examplePhase.add(() -> {
+        workers[thread].run();
+        return null;
+      });
+      updatePhase.add(() -> {
+        update(thread);
+        return null;
+      });
+    }
+    pool = threads > 1 ? Executors.newFixedThreadPool(threads, runnable -> {
+      Thread t = new Thread(runnable, "largecat-train");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+    newEpoch();
+  }
+
+  /** Draws the initial weights N(0, weightScale²) and biases N(0, biasScale²) from the seed (§4). */
+  public static void initialise(LinearModel model, TrainingOptions options) {
+    SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
+    float[] w = model.weights();
+    for (int i = 0; i < w.length; i++) {
+      w[i] = (float) (options.weightScale() * random.nextGaussian());
+    }
+    double[] b = model.biases();
+    for (int k = 0; k < b.length; k++) {
+      b[k] = options.biasScale() * random.nextGaussian();
+    }
+  }
+
+  /** Iterations per epoch: ⌈N / |B|⌉. */
+  @Override
+  public int iterationsPerEpoch() {
+    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+  }
+
+  /** Iterations done so far. */
+  public int iterations() {
+    return iteration;
+  }
+
+  /** The threads the batches keep busy (see {@link #threadsWorthStarting}). */
+  int threads() {
+    return workers.length;
+  }
+
+  /** The last iteration's estimate of the bound on the whole training set, (N/|B|) Σ_B L̂_n. */
+  public double lastBound() {
+    return lastBound;
+  }
+
+  /** Runs one iteration and returns its bound estimate. */
+  @Override
+  public double step() {
+    iteration++;
+    nextBatch();
+    if (sharedRows != null) {
+      drawSharedClasses();
+    }
+    run(examplePhase);
+    bucketSlotsByClass();
+    run(updatePhase);
+    double sum = 0;
+    for (ExampleWorker w : workers) {
+      sum += w.boundSum;
+    }
+    lastBound = data.rows() / (double) batchSize * sum;
+    return lastBound;
+  }
+
+  /** A counting sort of the batch's slots by class, classes in order of first appearance. */
+  private void bucketSlotsByClass() {
+    int end = batchSize * slots;
+    touchedCount = 0;
+    for (int i = 0; i < end; i++) {
+      int k = batchRows[i];
+      touched[touchedCount] = k; // kept when k is new: without a branch, which would be mispredicted often
+      touchedCount += slotCount[k]++ == 0 ? 1 : 0;
+    }
+    int start = 0;
+    for (int t = 0; t < touchedCount; t++) {
+      int k = touched[t];
+      touchedStart[t] = start;
+      start += slotCount[k];
+      slotCount[k] = touchedStart[t];
+    }
+    touchedStart[touchedCount] = start;
+    // The label slots first, so that with the shared gemm a class's examples come before its -1 - j.
+    boolean sharedGemm = workers[0].sharedGradient != null;
+    for (int b = 0; b < batchSize; b++) {
+      bucket(b * slots, batchExamples[b]);
+    }
+    for (int b = 0; b < batchSize; b++) {
+      for (int j = 1; j < slots; j++) {
+        bucket(b * slots + j, sharedGemm ? -j : batchExamples[b]);
+      }
+    }
+    for (int t = 0; t < touchedCount; t++) {
+      slotCount[touched[t]] = 0;
+    }
+  }
+
+  private void bucket(int slot, int example) {
+    int e = slotCount[batchRows[slot]]++;
+    bucketExample[e] = example;
+    bucketCoef[e] = batchCoef[slot];
+  }
+
+  private void drawSharedClasses() {
+    sharedRandom.reseed(options.seed(), iteration, -1);
+    sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
+    for (int j = 0; j < sampled; j++) {
+      sharedLogWeight[j] = Math.log(sharedWeight[j]);
+    }
+    if (sharedWeights != null) {
+      for (int j = 0; j < sampled; j++) {
+        System.arraycopy(model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
+      }
+    }
+  }
+
+  private void run(List<Callable<Void>> phase) {
+    if (pool == null) {
+      try {
+        phase.get(0).call();
+      } catch (Exception e) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+      return;
+    }
+    Parallel.invokeAll(pool, phase, "training");
+  }
+
+  private void newEpoch() {
+    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch++);
+    for (int i = 0; i < order.length; i++) {
+      int j = random.nextInt(i + 1);
+      order[i] = order[j];
+      order[j] = i;
+    }
+    position = 0;
+  }
+
+  private void nextBatch() {
+    if (position == order.length) {
+      newEpoch();
+    }
+    batchSize = Math.min(batchExamples.length, order.length - position);
+    System.arraycopy(order, position, batchExamples, 0, batchSize);
+    position += batchSize;
+  }
+
+  /** Phase one for the examples [r·B/T, (r+1)·B/T) of the batch. */
+  private final class ExampleWorker {
+    private final int thread;
+    private final SampledBound.Worker bound;
+    private final CounterRandom random = new CounterRandom();
+    private final double[] scores = new double[slots];
+    private final float[] coef = new float[slots];
+    private final ClassSampler sampler = classSampler.copy();
+    private final double[] weight = new double[sampled];
+    private final double[] logWeight = new double[sampled];
+    /** Shared mode, dense x: the chunk's rows of x, its scores against W_S and their coefficients, and C^T X. */
+    private final float[] examples;
+    private final float[] sharedScores;
+    private final float[] sharedCoef;
+    private final float[] sharedGradient;
+    double boundSum;
+
+    ExampleWorker(int thread, int chunk) {
+      this.thread = thread;
+      this.bound = SampledTrainer.this.bound.worker(kernels, slots);
+      sampler.uniformWeights(weight, logWeight);
+      boolean gemm = sharedRows != null && sparse == null && columns > 0;
+      examples = gemm ? new float[chunk * columns] : null;
+      sharedScores = gemm ? new float[chunk * sampled] : null;
+      sharedCoef = gemm ? new float[chunk * sampled] : null;
+      sharedGradient = gemm ? new float[sampled * columns] : null;
+    }
+
+    void run() {
+      boundSum = 0;
+      int threads = workers.length;
+      int from = (int) ((long) batchSize * thread / threads);
+      int to = (int) ((long) batchSize * (thread + 1) / threads);
+      if (examples != null) {
+        runSharedDense(from, to);
+        return;
+      }
+      Features x = data.features();
+      float[] w = model.weights();
+      double[] b = model.biases();
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        int label = data.labels()[n];
+        random.reseed(options.seed(), iteration, n);
+        batchRows[base] = label;
+        if (sharedRows == null) {
+          sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
+        } else {
+          System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
+          ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+        }
+        x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
+        for (int j = 0; j < slots; j++) {
+          scores[j] += b[batchRows[base + j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        System.arraycopy(coef, 0, batchCoef, base, slots);
+      }
+    }
+
+    /**
+     * Shared mode with dense x: the chunk's scores against the shared rows are one gemm,
+     * X_chunk · W_Sᵀ, and their gradient another, Cᵀ · X_chunk, which phase two adds to the rows
+     * of S; the labels' rows take their own dot here and their axpy there.
+     */
+    private void runSharedDense(int from, int to) {
+      int count = to - from;
+      if (count == 0) {
+        Arrays.fill(sharedGradient, 0f); // phase two adds every thread's
+        return;
+      }
+      float[] x = ((DenseFeatures) data.features()).values();
+      float[] w = model.weights();
+      double[] b = model.biases();
+      for (int i = from; i < to; i++) {
+        System.arraycopy(x, batchExamples[i] * columns, examples, (i - from) * columns, columns);
+      }
+      kernels.matrixOps().gemm(false, true, count, sampled, columns, 1f, examples, 0, columns,
+          sharedWeights, 0, columns, 0f, sharedScores, 0, sampled);
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        int label = data.labels()[n];
+        int row = (i - from) * columns;
+        random.reseed(options.seed(), iteration, n);
+        batchRows[base] = label;
+        System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
+        ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+        scores[0] = kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
+        for (int j = 0; j < sampled; j++) {
+          scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
+        System.arraycopy(coef, 0, batchCoef, base, slots);
+      }
+      kernels.matrixOps().gemm(true, false, sampled, columns, count, 1f, sharedCoef, 0, sampled,
+          examples, 0, columns, 0f, sharedGradient, 0, columns);
+    }
+  }
+
+  /** Phase two for the touched classes [r·T/threads, (r+1)·T/threads) of the T touched. */
+  private void update(int thread) {
+    int threads = workers.length;
+    int lo = (int) ((long) touchedCount * thread / threads);
+    int hi = (int) ((long) touchedCount * (thread + 1) / threads);
+    float rate;
+    float scale;
+    switch (options.stepSize()) {
+      case StepSizeSchedule.Adaptive a -> {
+        rate = (float) a.rate(iteration);
+        scale = (float) (data.rows() / (double) batchSize);
+      }
+      case StepSizeSchedule.Sgd sgd -> {
+        rate = (float) sgd.rate(epoch - 1);
+        scale = (float) (1.0 / batchSize);
+      }
+    }
+    float precision = options.priorVariance() == 0 ? 0 : (float) (scale * batchSize / data.rows() / options.priorVariance());
+    RowBuffers row = rowBuffers[thread];
+    float[] g = row.gradient;
+    for (int t = lo; t < hi; t++) {
+      int k = touched[t];
+      double biasGradient = 0;
+      for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
+        biasGradient += bucketCoef[e];
+      }
+      int last = rowLast[k];
+      rowLast[k] = iteration;
+      updateBias(k, biasGradient, last, rate, scale, precision);
+      if (columns == 0) {
+        continue; // a bias-only model, as A&R's synthetic set, has no weight rows
+      }
+      sumGradientRow(t, g);
+      if (coordinateLast == null) {
+        updateRow(k, row, last, rate, scale, precision);
+      } else {
+        updateTouchedCoordinates(k, t, g, rate, scale, precision);
+      }
+    }
+  }
+
+  /**
+   * g += the gradient row of touched class t: its slots' x_n times their coefficients, in one call,
+   * and, when the class is a shared one whose gradient the gemms gave, their rows.
+   */
+  private void sumGradientRow(int t, float[] g) {
+    int from = touchedStart[t];
+    int examples = touchedStart[t + 1];
+    while (examples > from && bucketExample[examples - 1] < 0) {
+      examples--;
+    }
+    data.features().gatherAxpy(kernels.vectorOps(), bucketExample, from, examples - from, bucketCoef, from, g, 0);
+    if (examples < touchedStart[t + 1]) {
+      int sharedSlot = -1 - bucketExample[examples];
+      for (ExampleWorker worker : workers) {
+        kernels.vectorOps().axpy(columns, 1f, worker.sharedGradient, sharedSlot * columns, g, 0);
+      }
+    }
+  }
+
+  /**
+   * The threads a batch can keep busy: a thread per {@value #WORK_PER_THREAD} multiply-adds of the
+   * batch's gather-dots, at most {@code options.threads()}. Handing a small batch to two threads
+   * costs more than it saves (K = 100, D = 50 sparse, |B| = 100, |S| = 5: 66 µs an iteration on
+   * one thread, 153–188 µs on two).
+   */
+  private static int threadsWorthStarting(Dataset data, TrainingOptions options, int slots) {
+    double perRow = data.features() instanceof SparseFeatures s && data.rows() > 0
+        ? s.storedValues() / (double) data.rows() : data.columns();
+    double work = (double) Math.min(options.batch(), data.rows()) * slots * Math.max(1, perRow);
+    return (int) Math.max(1, Math.min(options.threads(), work / WORK_PER_THREAD));
+  }
+
+  /**
+   * Whether phase two visits the touched (row, feature) pairs one by one rather than whole rows:
+   * for sparse x when the rows a batch can touch, times D, exceed four times the pairs it touches
+   * (both are exact, since an untouched coordinate only has its s decayed, which the lazy rule
+   * does later; whole rows run as vector loops).
+   */
+  private static boolean updatesByCoordinate(Dataset data, TrainingOptions options, int sampled) {
+    if (!(data.features() instanceof SparseFeatures s) || data.rows() == 0) {
+      return false;
+    }
+    long batchSlots = (long) Math.min(options.batch(), data.rows()) * (sampled + 1);
+    double pairs = batchSlots * (s.storedValues() / (double) data.rows());
+    return (double) Math.min(data.classes(), batchSlots) * data.columns() > 4 * pairs;
+  }
+
+  /** A thread's row of gradient, and the copies of a weight row and its s that phase two updates. */
+  private record RowBuffers(float[] gradient, float[] weights, float[] squares) {}
+
+  /**
+   * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it. The
+   * loops are flat float loops over arrays that share one index, which is what the compiler needs
+   * to vectorise them (it cannot rule out that g and w, with different offsets, are one array: 5×
+   * slower), hence the copies of the row to and from the buffers.
+   */
+  private void updateRow(int k, RowBuffers row, int last, float rate, float scale, float precision) {
+    float[] g = row.gradient;
+    float[] w = row.weights;
+    int base = k * columns;
+    System.arraycopy(model.weights(), base, w, 0, columns);
+    if (squares == null) {
+      for (int j = 0; j < columns; j++) {
+        w[j] += rate * (g[j] * scale - precision * w[j]);
+        g[j] = 0;
+      }
+    } else {
+      float fresh = (float) freshWeight(last);
+      float keep = (float) keptWeight(last);
+      float[] s = row.squares;
+      System.arraycopy(squares, base, s, 0, columns);
+      for (int j = 0; j < columns; j++) {
+        float gj = g[j] * scale - precision * w[j];
+        g[j] = 0;
+        float sj = fresh * gj * gj + keep * s[j];
+        s[j] = sj;
+        w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
+      }
+      System.arraycopy(s, 0, squares, base, columns);
+    }
+    System.arraycopy(w, 0, model.weights(), base, columns);
+  }
+
+  /**
+   * Sparse x, large D: applies g at the features of touched class t's examples only, each (row,
+   * feature) pair once, with its own last update, and clears g there.
+   */
+  private void updateTouchedCoordinates(int k, int t, float[] g, float rate, float scale, float precision) {
+    float[] w = model.weights();
+    for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
+      int n = bucketExample[e];
+      for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
+        int feature = sparse.indices()[j];
+        int c = k * columns + feature;
+        int last = coordinateLast[c];
+        if (last == iteration) {
+          continue;
+        }
+        coordinateLast[c] = iteration;
+        float gc = g[feature] * scale - precision * w[c];
+        g[feature] = 0;
+        if (squares == null) {
+          w[c] += rate * gc;
+        } else {
+          float sc = (float) (freshWeight(last) * gc * gc + keptWeight(last) * squares[c]);
+          squares[c] = sc;
+          w[c] += rate * gc / (1 + (float) Math.sqrt(sc));
+        }
+      }
+    }
+  }
+
+  private void updateBias(int k, double gradient, int last, double rate, double scale, double precision) {
+    double g = gradient * scale - precision * model.biases()[k];
+    if (squares == null) {
+      model.biases()[k] += rate * g;
+      return;
+    }
+    double s = freshWeight(last) * g * g + keptWeight(last) * biasSquares[k];
+    biasSquares[k] = s;
+    model.biases()[k] += rate * g / (1 + Math.sqrt(s));
+  }
+
+  /** The weight of g² in s: 1 at a coordinate's first gradient (s = g²), else the smoothing. */
+  private double freshWeight(int last) {
+    return last == 0 ? 1 : smoothing;
+  }
+
+  /** The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations folded in. */
+  private double keptWeight(int last) {
+    if (last == 0) {
+      return 0;
+    }
+    int idle = iteration - last;
+    return idle < keptPowers.length ? keptPowers[idle] : Math.pow(keptPowers[1], idle);
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+}

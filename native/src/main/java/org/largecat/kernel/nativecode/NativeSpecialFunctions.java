@@ -1,0 +1,62 @@
+package org.largecat.kernel.nativecode;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import org.largecat.kernel.ElementwiseFunction;
+import org.largecat.kernel.scalar.ScalarSpecialFunctions;
+
+/**
+ * Special functions in C (liblargecat, kernels/special_functions.c), vectorised: exp, log-sigmoid,
+ * log Phi, phi/Phi, the truncated-normal moments, Lambert W0 and W0(e^x); the other functions are
+ * the scalar reference's. Each kernel is a constant of its own, so that the JIT inlines the call and
+ * allocates nothing for the array arguments.
+ */
+final class NativeSpecialFunctions extends ScalarSpecialFunctions {
+  private static final MethodHandle EXP = kernel("exp");
+  private static final MethodHandle LOG_SIGMOID = kernel("log_sigmoid");
+  private static final MethodHandle NORMAL_LOG_CDF = kernel("normal_log_cdf");
+  private static final MethodHandle NORMAL_MILLS_RATIO = kernel("normal_mills_ratio");
+  private static final MethodHandle MEAN_POSITIVE = kernel("truncated_normal_mean_positive");
+  private static final MethodHandle MEAN_NEGATIVE = kernel("truncated_normal_mean_negative");
+  private static final MethodHandle VARIANCE_POSITIVE = kernel("truncated_normal_variance_positive");
+  private static final MethodHandle VARIANCE_NEGATIVE = kernel("truncated_normal_variance_negative");
+  private static final MethodHandle ENTROPY_POSITIVE = kernel("truncated_normal_entropy_positive");
+  private static final MethodHandle ENTROPY_NEGATIVE = kernel("truncated_normal_entropy_negative");
+  private static final MethodHandle LAMBERT_W0 = kernel("lambert_w0");
+  private static final MethodHandle WRIGHT_OMEGA = kernel("wright_omega");
+
+  private static MethodHandle kernel(String name) {
+    return NativeLibrary.kernel(name, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+  }
+
+  @Override
+  protected void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
+    switch (f) {
+      case EXP -> apply(EXP, n, x, xOff, out, outOff);
+      case LOG_SIGMOID -> apply(LOG_SIGMOID, n, x, xOff, out, outOff);
+      case NORMAL_LOG_CDF -> apply(NORMAL_LOG_CDF, n, x, xOff, out, outOff);
+      case NORMAL_MILLS_RATIO -> apply(NORMAL_MILLS_RATIO, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_MEAN_POSITIVE -> apply(MEAN_POSITIVE, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_MEAN_NEGATIVE -> apply(MEAN_NEGATIVE, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_VARIANCE_POSITIVE -> apply(VARIANCE_POSITIVE, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_VARIANCE_NEGATIVE -> apply(VARIANCE_NEGATIVE, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_ENTROPY_POSITIVE -> apply(ENTROPY_POSITIVE, n, x, xOff, out, outOff);
+      case TRUNCATED_NORMAL_ENTROPY_NEGATIVE -> apply(ENTROPY_NEGATIVE, n, x, xOff, out, outOff);
+      case LAMBERT_W0 -> apply(LAMBERT_W0, n, x, xOff, out, outOff);
+      case WRIGHT_OMEGA -> apply(WRIGHT_OMEGA, n, x, xOff, out, outOff);
+      default -> super.applyKernel(f, n, x, xOff, out, outOff);
+    }
+  }
+
+  private static void apply(MethodHandle kernel, int n, double[] x, int xOff, double[] out, int outOff) {
+    try {
+      kernel.invokeExact(n, MemorySegment.ofArray(x), xOff, MemorySegment.ofArray(out), outOff);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+}
