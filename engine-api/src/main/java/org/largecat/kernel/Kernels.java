@@ -58,6 +58,8 @@ public final class Kernels {
         if (!e.available() && !"not on the class path".equals(e.reason())) {
           LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + " is unavailable: "
               + e.reason() + "; to use it: " + e.fix());
+        } else if (e.available() && e.families().warning() != null) {
+          LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + ": " + e.families().warning());
         }
       }
       LOG.log(System.Logger.Level.INFO, k.report(catalog));

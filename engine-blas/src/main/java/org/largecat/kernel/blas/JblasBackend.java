@@ -22,7 +22,13 @@ public final class JblasBackend implements KernelBackend {
 
   @Override
   public KernelFamilies load() {
-    Logger.getLogger().setLevel(Logger.WARNING); // jblas otherwise reports every temporary file it deletes at exit
+    // jblas prints its own messages to standard error (its load failures, every temporary file it
+    // deletes at exit); largecat reports what matters in its log instead.
+    Logger.getLogger().setLevel(Logger.ERROR + 1);
+    if (!SystemLibraries.missing(List.of("libgfortran.so.5")).isEmpty()) {
+      throw new BackendUnavailableException("libgfortran.so.5, which jblas's bundled library needs, is not installed",
+          "apt-get install libgfortran5 (Debian)");
+    }
     try {
       // jblas swallows a failure to load its library, printing to stderr; the first call tells.
       NativeBlas.ddot(1, new double[] {1}, 0, 1, new double[] {1}, 0, 1);

@@ -30,6 +30,8 @@ class BlasBackendsTest {
     boolean nativeCode = BLAS.getInstance() instanceof NativeBLAS && LAPACK.getInstance() instanceof NativeLAPACK;
     assertTrue(blas.detail().startsWith("netlib " + BLAS.getInstance().getClass().getSimpleName()), blas.detail());
     assertTrue(nativeCode ? blas.detail().contains(".so") : blas.detail().contains("Java fallback"), blas.detail());
+    String warning = blas.families().warning();
+    assertTrue(nativeCode ? warning == null : warning.contains("apt-get install libopenblas0"), String.valueOf(warning));
   }
 
   @Test

@@ -20,7 +20,7 @@ import org.largecat.kernel.BackendUnavailableException;
  */
 final class NativeLibrary {
   static final String MAX_ISA_PROPERTY = "largecat.native.maxIsa";
-  private static final System.Logger LOG = System.getLogger("org.largecat.nativecode");
+  private static final System.Logger LOG = System.getLogger(NativeLibrary.class.getPackageName());
 
   /** The loaded library, or why there is none. */
   private record State(SymbolLookup symbols, String isa, List<String> builds, BackendUnavailableException problem) {}
