@@ -1,0 +1,75 @@
+package org.largecat.layout;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module layout of DESIGN.md, checked on the compiled classes of every module: no package imports
+ * a package that imports it; engine-api is the SPI and nothing else; algorithms see only the SPI;
+ * backends never see an algorithm; bench never sees the command.
+ */
+class LayoutTest {
+  /** The packages of engine-api. */
+  private static final String[] ENGINE_API = {"org.largecat.kernel", "org.largecat.kernel.scalar", "org.largecat.special"};
+
+  /** The packages of the algorithms module. */
+  private static final String[] ALGORITHMS = {"org.largecat", "org.largecat.data", "org.largecat.model",
+      "org.largecat.train..", "org.largecat.eval", "org.largecat.cb", "org.largecat.synth"};
+
+  /** The packages of the backend modules. */
+  private static final String[] BACKENDS = {"org.largecat.kernel.simd", "org.largecat.kernel.blas",
+      "org.largecat.kernel.nativecode"};
+
+  private static JavaClasses largecat;
+
+  @BeforeAll
+  static void importClasses() {
+    largecat = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("org.largecat");
+  }
+
+  @Test
+  void noPackageCycles() {
+    slices().matching("org.largecat.(**)").should().beFreeOfCycles().check(largecat);
+  }
+
+  @Test
+  void engineApiDependsOnTheJdkOnly() {
+    classes().that().resideInAnyPackage(ENGINE_API).should().onlyDependOnClassesThat()
+        .resideInAnyPackage(concat(ENGINE_API, "java..")).check(largecat);
+  }
+
+  @Test
+  void algorithmsSeeOnlyTheKernelSpi() {
+    classes().that().resideInAnyPackage(ALGORITHMS).should().onlyDependOnClassesThat()
+        .resideInAnyPackage(concat(ALGORITHMS, "org.largecat.kernel", "org.largecat.special", "java.."))
+        .check(largecat);
+  }
+
+  @Test
+  void backendsNeverSeeAnAlgorithmOrTheCommand() {
+    noClasses().that().resideInAnyPackage(BACKENDS).should().dependOnClassesThat()
+        .resideInAnyPackage(concat(ALGORITHMS, "org.largecat.bench..", "org.largecat.cli", "org.largecat.experiments",
+            "org.largecat.prepare"))
+        .check(largecat);
+  }
+
+  @Test
+  void benchIsJmhOverTheAlgorithmsNotTheCommand() {
+    noClasses().that().resideInAnyPackage("org.largecat.bench..").should().dependOnClassesThat()
+        .resideInAnyPackage("org.largecat.cli", "org.largecat.experiments", "org.largecat.prepare").check(largecat);
+  }
+
+  private static String[] concat(String[] packages, String... more) {
+    String[] all = java.util.Arrays.copyOf(packages, packages.length + more.length);
+    System.arraycopy(more, 0, all, packages.length, more.length);
+    return all;
+  }
+}
