@@ -1,7 +1,7 @@
 # Chooses OpenBLAS's CPU kernels when the user has not (OPENBLAS_CORETYPE unset). Debian's OpenBLAS
-# 0.3.21 takes CPUs newer than itself for older ones: a Xeon of family 6 model 207 for Prescott (SSE3:
-# sgemm 20 GFLOP/s on one core, against 147 with its SkylakeX kernels), a Zen 5 for Haswell. OpenBLAS
-# reads the variable once, when it loads, so it must be set before the JVM starts.
+# 0.3.21 takes CPUs newer than itself for older ones and runs them on old kernels (SSE3 or AVX2 on a
+# CPU with AVX-512; docs/performance.md has the cost). OpenBLAS reads the variable once, when it
+# loads, so it must be set before the JVM starts.
 largecat_openblas_coretype() {
   [ -n "${OPENBLAS_CORETYPE:-}" ] && return 0
   local flags

@@ -65,9 +65,9 @@ public enum BenchProfile implements Labelled {
 
   /**
    * The options of one run: the include and parameters; the short profile fixes one fork, 3 warm-up
-   * iterations of 1 s and 5 measured iterations of 0.2 s (measured here: the Vector API's implicit
-   * updates, and Implicit SGD on them, are still 60-150x slower in their second second than from
-   * their fourth on, before C2 has compiled them); the full one keeps each benchmark's annotations.
+   * iterations of 1 s and 5 measured iterations of 0.2 s (the Vector API's implicit updates, and
+   * Implicit SGD on them, are still far slower in their second second than from their fourth on,
+   * before C2 has compiled them); the full one keeps each benchmark's annotations.
    */
   ChainedOptionsBuilder configure(Run run, ChainedOptionsBuilder options) {
     options.include(run.include());

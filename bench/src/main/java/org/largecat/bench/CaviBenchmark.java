@@ -51,8 +51,8 @@ public class CaviBenchmark {
     CbPredictor probitPredictor;
     Design probitDesign;
     /**
-     * The N x K outputs, written again by each call: allocating them (256 MB) per call measured this
-     * machine's page faults instead (a fork at 0.75 s rather than 0.14 s, zeroing pages in the kernel).
+     * The N x K outputs, written again by each call: allocating them (256 MB) per call would measure
+     * the page faults of zeroing new pages in the kernel instead.
      */
     CbPredictor.Predictions probitPredictions;
 

@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * for each of |B| examples, the gather-dot of |S| + 1 rows, the sum of exp over |S| scores and the
  * scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
  * {@code large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target);
- * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (where the public
- * MATLAB/C++ implementation takes about 0.5 ms per iteration here). {@code sampling} is per-example
+ * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (a shape the public
+ * MATLAB/C++ implementation was timed at, docs/performance.md). {@code sampling} is per-example
  * or shared (one class set per mini-batch: two gemms for dense x); examples per second are |B|
  * divided by the time per iteration.
  */

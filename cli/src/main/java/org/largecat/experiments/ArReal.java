@@ -29,7 +29,7 @@ import org.largecat.train.TrainingRun;
  * sets prepared here: Fashion-MNIST with the paper's MNIST settings (|B| = 500, |S| = 1, 35,000
  * iterations, features divided by their maximum) and the paper's MNIST figures beside it for shape
  * (Fashion-MNIST is the harder set); kjv-nextword with |B| = 500, |S| = 100, where exact softmax,
- * whose every step touches all K rows (about 2.5 s an iteration here), runs a tenth of the iterations.
+ * whose every step touches all K rows, runs a tenth of the iterations.
  * {@code ar-linear} runs generated linear softmax data, whose generating model's test log-likelihood
  * is the reference no fitted model should beat by more than chance. Probit and logistic
  * log-likelihoods are exact quadratures costing O(K) per node, so on large sets they are measured on

@@ -48,7 +48,7 @@ public final class CbTime {
   /**
    * Untimed runs of a method on the same set before its timed one, for this long or the set's budget if
    * shorter, so that its time is not JIT compilation and first-call set-up (the first 50 IB-CAVI
-   * iterations on detergent take 1.4 s, the next 450 0.5 s).
+   * iterations on detergent take longer than the next 450).
    */
   private static final double WARM_UP_SECONDS = 2;
 

@@ -8,7 +8,7 @@ import org.largecat.kernel.Kernels;
 /**
  * {@code largecat reproduce quick}, the README's main job: the quick form of every experiment that
  * runs on generated data, one after another, with every table and figure in one directory. It needs
- * no dataset package and takes about a minute on two cores (52 s here, idle).
+ * no dataset package and takes about a minute on two cores.
  */
 final class QuickTour {
   /** In the order they run: the cheapest first, so a user sees results early. */

@@ -19,7 +19,7 @@ public final class BackendCatalog {
 
   /**
    * The order in which {@code auto} prefers backends for a family, fastest first, from JMH runs on
-   * this project's machines (AVX-512; the figures are in the closing notes of the backend issues).
+   * AVX-512 machines (the figures are in docs/performance.md).
    * The C kernels win the vector ops (dot, gather-dot, the sampled step); the Vector API wins most
    * special functions and the lock-step implicit updates; blas (netlib on the system OpenBLAS)
    * beats jblas (its bundled OpenBLAS, every array copied across JNI) at every gemm shape measured.

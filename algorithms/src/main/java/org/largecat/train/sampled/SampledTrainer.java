@@ -490,8 +490,7 @@ public final class SampledTrainer implements Trainer {
   /**
    * The threads a batch can keep busy: a thread per {@value #WORK_PER_THREAD} multiply-adds of the
    * batch's gather-dots, at most {@code options.threads()}. Handing a small batch to two threads
-   * costs more than it saves (K = 100, D = 50 sparse, |B| = 100, |S| = 5: 66 µs an iteration on
-   * one thread, 153–188 µs on two).
+   * costs more than it saves.
    */
   private static int threadsWorthStarting(Dataset data, TrainingOptions options, int slots) {
     double perRow = data.features() instanceof SparseFeatures s && data.rows() > 0
@@ -521,8 +520,8 @@ public final class SampledTrainer implements Trainer {
   /**
    * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it. The
    * loops are flat float loops over arrays that share one index, which is what the compiler needs
-   * to vectorise them (it cannot rule out that g and w, with different offsets, are one array: 5×
-   * slower), hence the copies of the row to and from the buffers.
+   * to vectorise them (it cannot rule out that g and w, with different offsets, are one array, and
+   * leaves the loop scalar), hence the copies of the row to and from the buffers.
    */
   private void updateRow(int k, RowBuffers row, int last, float rate, float scale, float precision) {
     float[] g = row.gradient;

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * What a loaded OpenBLAS says about itself through its own functions: version, build and the CPU
  * core it chose (openblas_get_config), and its thread count. The core matters: Debian's 0.3.21 takes
- * this Zen 5 for Haswell (AVX2) unless OPENBLAS_CORETYPE says otherwise before it loads.
+ * CPUs newer than itself for older ones (AVX2 or SSE3 kernels on an AVX-512 CPU) unless
+ * OPENBLAS_CORETYPE says otherwise before it loads.
  */
 final class OpenBlasConfig {
   private OpenBlasConfig() {}

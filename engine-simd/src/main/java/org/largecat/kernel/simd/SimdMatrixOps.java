@@ -15,7 +15,7 @@ import org.largecat.kernel.scalar.ScalarMatrixOps;
  * are the scalar reference's.
  *
  * <p>Why a Java gemm beside BLAS: OpenBLAS picks its kernels from the CPU it recognises, and Debian's
- * 0.3.21 runs newer CPUs on old ones (a Zen 5 on its AVX2 Haswell kernels, bin/openblas-env.sh), while
+ * 0.3.21 runs CPUs newer than itself on older kernels (bin/openblas-env.sh), while
  * this kernel runs at the width the JVM finds. A double A is read in place, a row of four broadcast
  * from its strides; tiles that C does not fill (edges, the float storage, the diagonal of syrk) go
  * through a scratch tile.

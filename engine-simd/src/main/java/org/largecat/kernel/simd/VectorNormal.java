@@ -168,8 +168,7 @@ final class VectorNormal {
    * {@link #side} and none of its lanes is below 0 (NaN may be), as nearly every run of the probit
    * CAVI's cells is: it then leaves out the left-hand formulas and their blends. C2 compiles the loop
    * over a run once for either value of right, as right does not change in it (so no vector is merged
-   * from two paths, which would allocate it). On the CAVI's cells (x in [1, 3.5]), the summed pair
-   * costs 4.9 ns a cell this way and 5.1 with every run taken as mixed (Zen 4).
+   * from two paths, which would allocate it).
    */
   private static void evaluate(ElementwiseFunction f, ElementwiseFunction g, int n, double[] in, double[] densities,
       int inOff, double[] out, int outOff, double[] gOut, int gOutOff) {
@@ -287,15 +286,14 @@ final class VectorNormal {
   /**
    * phi[i] = phi(t), t = min(|x[i]|, 39): e^{-t^2/2}, as Normal's with t^2/2 = hi + lo exactly and
    * e^{-lo} = 1 - lo, times 1/sqrt(2 pi). e^{-hi} is computed here rather than by the vector exp,
-   * whose AVX-512 library routine cost 2.1 ns a value on a Zen 4 (the pair 9.0 against 7.3 ns a cell
-   * with this loop), and in a loop of its own, since inside {@link #evaluate} C2 stopped inlining the
-   * vector intrinsics: -hi = k log 2 + r with k = round(-hi / log 2) read from the low bits of a
-   * shifted sum and |r| <= log(2)/2; e^r from its Taylor polynomial to r^13 (the next term is below
-   * 6e-18 of it) as 1 + r (1 + r H), H's even and odd powers being two Horner chains in r^2 that
-   * overlap, half as long as one (1.24 against 1.32 ns a value, Zen 4); times 1 - lo in one fma, then
-   * 2^k as 2^(k + 100), normal for k >= -1097 (hi <= 39^2/2) and so exact, and 2^-100/sqrt(2 pi),
-   * which rounds once. e^{-hi} is within 1 ulp of StrictMath.exp (2e7 points of [-760.5, 0] with a
-   * normal result, checked once in scalar with the same fmas), as Math.exp is.
+   * whose library routine costs more than this polynomial, and in a loop of its own, since inside
+   * {@link #evaluate} C2 stopped inlining the vector intrinsics: -hi = k log 2 + r with
+   * k = round(-hi / log 2) read from the low bits of a shifted sum and |r| <= log(2)/2; e^r from its
+   * Taylor polynomial to r^13 (the next term is below 6e-18 of it) as 1 + r (1 + r H), H's even and
+   * odd powers being two Horner chains in r^2 that overlap, half as long as one; times 1 - lo in one
+   * fma, then 2^k as 2^(k + 100), normal for k >= -1097 (hi <= 39^2/2) and so exact, and
+   * 2^-100/sqrt(2 pi), which rounds once. e^{-hi} is within 1 ulp of StrictMath.exp (2e7 points of [-760.5, 0] with
+   * a normal result, checked once in scalar with the same fmas), as Math.exp is.
    */
   private static void densities(int n, double[] x, double[] phi) {
     DoubleVector one = DoubleVector.broadcast(D, 1);
@@ -335,8 +333,8 @@ final class VectorNormal {
   /**
    * Turns the log1p arguments {@link #evaluate} left for log Phi or log(1 - Phi) into the function:
    * -hi - (lo + log(2 pi)/2 + log(t + A1)) on the left (-Infinity once hi overflows), log1p(-Q) on the
-   * right. Here, not in that loop: there the call to the vector log1p cost 1.7 ns a value (every live
-   * vector saved around it), here 0.7 (AVX-512; the fused pair went from 5.3 to 3.6 ns a cell).
+   * right. Here, in a pass of its own: inside the main loop C2 spills every live vector around the
+   * call to the vector log1p.
    */
   private static void finishLog(ElementwiseFunction f, int n, double[] in, int inOff, double[] out, int outOff) {
     if (!sumsLogs(f)) {
@@ -363,10 +361,8 @@ final class VectorNormal {
    * 2 ulps to E's relative error. log1p(-E) joins the sum once a lane's E reaches 1/2 (so E < 3/4,
    * where log1p(-E) has condition number below 2.2) and at the end of the block (at most BLOCK/L
    * steps a lane: 64 with 8 lanes, a relative error below 3e-14 in the worst case, below 4e-16 as
-   * measured; the sum's contract is ten times log Phi's 1e-14). On the probit CAVI's cells (x in
-   * [1, 3.5]) this pass and the pair before it took 24 us per 6,000 cells against 33 for the pair
-   * and a sum of its values (Zen 4, ProbitCellsBenchmark). A NaN stays on the right and makes the
-   * sum NaN.
+   * measured; the sum's contract is ten times log Phi's 1e-14). So the right tail costs a logarithm per
+   * lane and run of terms, not one per cell as the pair and a sum of its values would. A NaN stays on the right and makes the sum NaN.
    */
   private static double sumLogs(ElementwiseFunction f, int n, double[] in, double[] args) {
     double side = side(f);
