@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.largecat.IoErrors;
 
 /**
  * Reads the sparse text formats of {@link TextFormat} into a {@link Dataset} with CSR features.
@@ -42,7 +43,8 @@ public final class DatasetReader {
 
   private Dataset read() throws IOException {
     long[] header = null;
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (BufferedReader raw = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      BoundedLineReader in = new BoundedLineReader(raw, file, BoundedLineReader.MAX_LINE);
       String line;
       while ((line = in.readLine()) != null) {
         lineNumber++;
@@ -69,6 +71,10 @@ public final class DatasetReader {
         }
         parseExample(line);
       }
+    } catch (DataFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw IoErrors.explain(file, lineNumber > 0 ? "cannot read line " + (lineNumber + 1) : "cannot read", e);
     }
     if (lineNumber == 0) {
       throw new DataFileException(file, 0, "the file is empty");
@@ -81,10 +87,25 @@ public final class DatasetReader {
       throw new DataFileException(file, lineNumber, "the file has no examples");
     }
     int columns = columnLimit >= 0 ? columnLimit : maxColumn + 1;
-    int classes = classLimit > 0 ? classLimit : maxLabel + 1;
+    int classes = classLimit > 0 ? classLimit : inferredClasses();
     return new Dataset(new SparseFeatures(rows, columns, Arrays.copyOf(indptr, rows + 1),
         Arrays.copyOf(indices, indptr[rows]), Arrays.copyOf(values, indptr[rows])),
         Arrays.copyOf(labels, rows), classes);
+  }
+
+  /**
+   * K from the labels when nothing gives it: the largest label + 1, refused when most of those classes
+   * never occur, since a stray large label would otherwise make a model of that many classes.
+   */
+  private int inferredClasses() throws DataFileException {
+    int classes = maxLabel + 1;
+    long distinct = Arrays.stream(labels, 0, rows).distinct().count();
+    if (classes > 1000 && classes > 10 * distinct) {
+      throw new DataFileException(file, 0, "the largest label, " + (maxLabel + options.labelBase()) + ", makes K = "
+          + classes + " classes, but only " + distinct + " distinct labels occur; number the classes from "
+          + options.labelBase() + " without large gaps");
+    }
+    return classes;
   }
 
   private long[] parseHeader(String line) throws DataFileException {

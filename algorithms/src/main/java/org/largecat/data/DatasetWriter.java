@@ -2,9 +2,10 @@ package org.largecat.data;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import org.largecat.AtomicWrite;
 
 /**
  * Writes a {@link Dataset} in the repository's text format, the Extreme Classification one
@@ -14,32 +15,35 @@ import java.nio.file.Path;
 public final class DatasetWriter {
   private DatasetWriter() {}
 
-  /** Writes {@code data} to {@code file}, replacing it. */
+  /** Writes {@code data} to {@code file}, replacing it once the whole set is written. */
   public static void write(Dataset data, Path file) throws IOException {
+    AtomicWrite.write(file, raw -> writeTo(data, new BufferedWriter(new OutputStreamWriter(raw, StandardCharsets.UTF_8))));
+  }
+
+  private static void writeTo(Dataset data, BufferedWriter out) throws IOException {
     Features x = data.features();
-    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(data.rows() + " " + data.columns() + " " + data.classes());
-      out.newLine();
-      StringBuilder line = new StringBuilder();
-      for (int n = 0; n < data.rows(); n++) {
-        line.setLength(0);
-        line.append(data.labels()[n]);
-        switch (x) {
-          case SparseFeatures s -> {
-            for (int j = s.indptr()[n]; j < s.indptr()[n + 1]; j++) {
-              appendPair(line, s.indices()[j], s.values()[j]);
-            }
-          }
-          case DenseFeatures d -> {
-            for (int j = 0; j < d.columns(); j++) {
-              appendPair(line, j, d.values()[n * d.columns() + j]);
-            }
+    out.write(data.rows() + " " + data.columns() + " " + data.classes());
+    out.newLine();
+    StringBuilder line = new StringBuilder();
+    for (int n = 0; n < data.rows(); n++) {
+      line.setLength(0);
+      line.append(data.labels()[n]);
+      switch (x) {
+        case SparseFeatures s -> {
+          for (int j = s.indptr()[n]; j < s.indptr()[n + 1]; j++) {
+            appendPair(line, s.indices()[j], s.values()[j]);
           }
         }
-        out.append(line);
-        out.newLine();
+        case DenseFeatures d -> {
+          for (int j = 0; j < d.columns(); j++) {
+            appendPair(line, j, d.values()[n * d.columns() + j]);
+          }
+        }
       }
+      out.append(line);
+      out.newLine();
     }
+    out.flush();
   }
 
   private static void appendPair(StringBuilder line, int column, float value) {

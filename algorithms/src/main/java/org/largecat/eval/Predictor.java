@@ -27,12 +27,20 @@ public final class Predictor {
     }
   }
 
-  /** psi[k] = w_k · x_row + b_k for every class. */
+  /**
+   * psi[k] = w_k · x_row + b_k for every class.
+   *
+   * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features overflow)
+   */
   public void utilities(Features x, int row, double[] psi) {
     x.gatherDot(kernels.vectorOps(), model.weights(), model.classes(), row, allClasses, 0, allClasses.length, psi, 0);
     double[] b = model.biases();
     for (int k = 0; k < psi.length; k++) {
       psi[k] += b[k];
+      if (!Double.isFinite(psi[k])) {
+        throw new NonFiniteScoreException("example " + (row + 1) + ": the score of class " + k + " is " + psi[k]
+            + "; the model's weights or the example's features are too large (or not finite)");
+      }
     }
   }
 

@@ -3,9 +3,11 @@ package org.largecat.synth;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.largecat.AtomicWrite;
 
 /**
  * Survey answers: U users each choose one of K choices for each of I categorical items. The text
@@ -112,20 +114,23 @@ public final class ChoiceData {
 
   /** Writes the text format, one user per line. */
   public void write(Path file) throws IOException {
-    try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      StringBuilder line = new StringBuilder(items * 3);
-      for (int u = 0; u < users; u++) {
-        line.setLength(0);
-        for (int i = 0; i < items; i++) {
-          if (i > 0) {
-            line.append(' ');
-          }
-          line.append(choices[u * items + i]);
+    AtomicWrite.write(file, out -> writeTo(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))));
+  }
+
+  private void writeTo(BufferedWriter writer) throws IOException {
+    StringBuilder line = new StringBuilder(items * 3);
+    for (int u = 0; u < users; u++) {
+      line.setLength(0);
+      for (int i = 0; i < items; i++) {
+        if (i > 0) {
+          line.append(' ');
         }
-        line.append('\n');
-        writer.append(line);
+        line.append(choices[u * items + i]);
       }
+      line.append('\n');
+      writer.append(line);
     }
+    writer.flush();
   }
 
   private static IllegalArgumentException malformed(Path file, int line, String reason) {

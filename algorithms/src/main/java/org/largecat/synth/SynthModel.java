@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
+import org.largecat.AtomicWrite;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
 
@@ -170,7 +171,7 @@ public final class SynthModel {
       crc.update(bytes.toByteArray());
       out.writeLong(crc.getValue());
     }
-    Files.write(file, bytes.toByteArray());
+    AtomicWrite.write(file, bytes::writeTo);
   }
 
   /**

@@ -3,7 +3,6 @@ package org.largecat.train;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.largecat.data.Dataset;
-import org.largecat.train.TrainingDivergedException;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;

@@ -16,7 +16,11 @@ public record TrainingRun(int iterations, double seconds, double secondsPerEpoch
     void report(int iteration, int iterations, double epochBound, double seconds);
   }
 
-  /** Runs {@code iterations} iterations, telling {@code progress} about every {@code everySeconds} and at the end. */
+  /**
+   * Runs {@code iterations} iterations, telling {@code progress} about every {@code everySeconds} and at the end.
+   *
+   * @throws TrainingDivergedException when an iteration's objective is NaN or infinite
+   */
   public static TrainingRun run(Trainer trainer, int iterations, double everySeconds, Progress progress) {
     int perEpoch = trainer.iterationsPerEpoch();
     long start = System.nanoTime();
@@ -28,7 +32,12 @@ public record TrainingRun(int iterations, double seconds, double secondsPerEpoch
         sum = 0;
         count = 0;
       }
-      sum += trainer.step();
+      double objective = trainer.step();
+      if (!Double.isFinite(objective)) {
+        throw new TrainingDivergedException("the training objective became " + objective + " at iteration " + t
+            + " (epoch " + ((t - 1) / perEpoch + 1) + "); the model diverged and must not be used");
+      }
+      sum += objective;
       count++;
       long now = System.nanoTime();
       if ((now - lastReport) * 1e-9 >= everySeconds || t == iterations) {

@@ -1,0 +1,81 @@
+package org.largecat;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Writes a file whole or not at all: the content goes to a temporary file beside the target, is
+ * forced to disk and renamed over the target, so a run that fails, fills the disk or is killed
+ * leaves the old file as it was (and at worst a stray {@code .NAME.*.tmp} beside it).
+ */
+public final class AtomicWrite {
+  private AtomicWrite() {}
+
+  /** What writes the content. */
+  @FunctionalInterface
+  public interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** Writes {@code content} to {@code target}, replacing it only once the whole content is on disk. */
+  public static void write(Path target, Content content) throws IOException {
+    checkWritable(target);
+    Path directory = target.toAbsolutePath().getParent();
+    Path temporary = directory.resolve("." + target.getFileName() + "."
+        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+    try {
+      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16)) {
+        content.writeTo(out);
+        out.flush();
+        channel.force(true);
+      }
+      try {
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      Files.deleteIfExists(temporary);
+      throw IoErrors.explain(target, "cannot write (the file is unchanged)", e);
+    } catch (RuntimeException e) {
+      Files.deleteIfExists(temporary);
+      throw e;
+    }
+  }
+
+  /** Writes {@code text} as UTF-8 to {@code target}, as {@link #write} does. */
+  public static void writeString(Path target, String text) throws IOException {
+    write(target, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Refuses, before any work is done, a target that could not be written: its directory is missing or
+   * not writable, or the target is a directory or a read-only file.
+   */
+  public static void checkWritable(Path target) throws IOException {
+    Path directory = target.toAbsolutePath().getParent();
+    if (!Files.isDirectory(directory)) {
+      throw new IOException(target + ": cannot write: the directory " + directory + " does not exist; create it first");
+    }
+    if (!Files.isWritable(directory)) {
+      throw new IOException(target + ": cannot write: the directory " + directory + " is not writable");
+    }
+    if (Files.isDirectory(target)) {
+      throw new IOException(target + ": cannot write: it is a directory; give a file name");
+    }
+    if (Files.exists(target) && !Files.isWritable(target)) {
+      throw new IOException(target + ": cannot write: the file is read-only");
+    }
+  }
+}
