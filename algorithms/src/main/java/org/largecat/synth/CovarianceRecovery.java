@@ -95,9 +95,24 @@ public final class CovarianceRecovery {
     return correlation;
   }
 
+  /** The latent dimension d. */
+  public int latent() {
+    return latent;
+  }
+
+  /** Σ_true, d x d row-major. */
+  public double[] trueCovariance() {
+    return trueCovariance.clone();
+  }
+
   /** Σ_fit in the truth's coordinates, d x d row-major. */
   public double[] alignedCovariance() {
     return alignedCovariance.clone();
+  }
+
+  /** |B̄_true − B̄_fit X|² / |B̄_true|²: how far the alignment X is from exact. */
+  public double alignmentResidual() {
+    return alignmentResidual;
   }
 
   /** Mean over s of Σ_aligned,ss / Σ_true,ss. */
@@ -120,13 +135,6 @@ public final class CovarianceRecovery {
     FidelityReport.appendMatrix(out, "Sigma true", trueCovariance);
     FidelityReport.appendMatrix(out, "Sigma fitted, aligned", alignedCovariance);
     return out.toString();
-  }
-
-  public String toJson() {
-    return "{\"traceRatio\":" + Json.number(traceRatio) + ",\"slope\":" + Json.number(slope) + ",\"correlation\":"
-        + Json.number(correlation) + ",\"meanVarianceRatio\":" + Json.number(meanVarianceRatio())
-        + ",\"alignmentResidual\":" + Json.number(alignmentResidual) + ",\"sigmaTrue\":"
-        + Json.matrix(trueCovariance, latent) + ",\"sigmaAligned\":" + Json.matrix(alignedCovariance, latent) + "}";
   }
 
   /** B with each item's mean embedding (over its K choices) subtracted. */

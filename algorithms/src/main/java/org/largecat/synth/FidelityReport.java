@@ -53,6 +53,14 @@ public final class FidelityReport {
     return items;
   }
 
+  public int realUsers() {
+    return realUsers;
+  }
+
+  public int syntheticUsers() {
+    return syntheticUsers;
+  }
+
   /** Total-variation distance between the item's marginals. */
   public double marginalDistance(int item) {
     return marginalDistance[item];
@@ -69,6 +77,21 @@ public final class FidelityReport {
   /** Mean over items of the marginals' total-variation distance. */
   public double meanMarginalDistance() {
     return mean(marginalDistance);
+  }
+
+  /** Total-variation distance between the marginals of each item. */
+  public double[] marginalDistances() {
+    return marginalDistance.clone();
+  }
+
+  /** Cramér's V of every pair of items in the real data, items x items row-major. */
+  public double[] realCramersV() {
+    return realCramersV.clone();
+  }
+
+  /** Cramér's V of every pair of items in the synthetic data, items x items row-major. */
+  public double[] syntheticCramersV() {
+    return syntheticCramersV.clone();
   }
 
   /** Cramér's V of items i and j in the real data. */
@@ -126,21 +149,6 @@ public final class FidelityReport {
       difference[j] = syntheticCramersV[j] - realCramersV[j];
     }
     appendMatrix(out, "Cramer's V, synthetic - real", difference);
-    return out.toString();
-  }
-
-  /** The same as JSON: an object with the summary numbers, per-item TV and the V matrices. */
-  public String toJson() {
-    StringBuilder out = new StringBuilder("{");
-    out.append("\"realUsers\":").append(realUsers).append(",\"syntheticUsers\":").append(syntheticUsers)
-        .append(",\"items\":").append(items)
-        .append(",\"maxMarginalTv\":").append(Json.number(maxMarginalDistance()))
-        .append(",\"meanAbsCramersVDifference\":").append(Json.number(meanAbsCramersVDifference()))
-        .append(",\"maxAbsCramersVDifference\":").append(Json.number(maxAbsCramersVDifference()))
-        .append(",\"marginalTv\":").append(Json.array(marginalDistance))
-        .append(",\"cramersVReal\":").append(Json.matrix(realCramersV, items))
-        .append(",\"cramersVSynthetic\":").append(Json.matrix(syntheticCramersV, items))
-        .append('}');
     return out.toString();
   }
 

@@ -22,6 +22,7 @@ import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
+import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 
 /**
@@ -94,28 +95,14 @@ final class CaviCommand {
     }
     String evaluated = cl.has("--test") ? "test" : "train";
     if (cl.has("--json")) {
-      StringBuilder s = new StringBuilder("{");
-      s.append("\"link\":\"").append(link.label()).append("\",\"diagonal\":").append(options.diagonal())
-          .append(",\"rows\":").append(train.rows()).append(",\"features\":").append(train.columns())
-          .append(",\"classes\":").append(k).append(",\"backend\":\"").append(kernels.describeChoice().replace("\"", "'"))
-          .append("\",\"threads\":").append(options.threads()).append(",\"elbo\":[");
-      for (int t = 0; t < fit.elbo().length; t++) {
-        s.append(t == 0 ? "" : ",").append(fit.elbo()[t]);
-      }
-      s.append("],\"elboPerCell\":").append(fit.finalElboPerCell()).append(",\"iterations\":").append(fit.iterations())
-          .append(",\"converged\":").append(fit.converged()).append(",\"fitSeconds\":").append(fitSeconds)
-          .append(",\"samples\":").append(samples).append(",\"logEvidenceCbc\":").append(evidence.logEvidenceCbc())
-          .append(",\"logEvidenceCbm\":").append(evidence.logEvidenceCbm()).append(",\"weightCbc\":")
-          .append(evidence.weightCbc()).append(",\"evaluatedOn\":\"").append(evaluated).append("\"");
+      JsonOutputs.ModelScores[] scores = new JsonOutputs.ModelScores[3];
       for (int m = 0; m < 3; m++) {
-        s.append(",\"").append(names[m].toLowerCase(Locale.ROOT)).append("\":{\"meanLogLikelihood\":")
-            .append(metrics[m][0]).append(",\"accuracy\":").append(metrics[m][1]);
-        if (truth != null) {
-          s.append(",\"meanKl\":").append(metrics[m][2]);
-        }
-        s.append("}");
+        scores[m] = new JsonOutputs.ModelScores(metrics[m][0], metrics[m][1], metrics[m][2]);
       }
-      out.println(s.append("}"));
+      out.println(Json.line(new JsonOutputs.Cavi(link.label(), options.diagonal(), train.rows(), train.columns(), k,
+          kernels.describeChoice(), options.threads(), fit.elbo(), fit.finalElboPerCell(), fit.iterations(),
+          fit.converged(), fitSeconds, samples, evidence.logEvidenceCbc(), evidence.logEvidenceCbm(),
+          evidence.weightCbc(), evaluated, scores[0], scores[1], scores[2])));
       return 0;
     }
     out.printf(Locale.ROOT, "IB-CAVI %s (%s q(B)) on %d rows, %d features + intercept, %d classes; %d threads; %s%n",

@@ -7,6 +7,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.Features;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
+import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
@@ -29,8 +30,8 @@ final class EvaluateCommand {
     Evaluation.Result r = Evaluation.evaluate(model, test, Kernels.get(), 5,
         args.integer("--threads", Runtime.getRuntime().availableProcessors(), 1));
     if (args.has("--json")) {
-      out.println(new Json().put("test_loglik", r.meanLogLikelihood()).put("test_accuracy", r.accuracy())
-          .put("test_top5", r.topKAccuracy()).put("examples", r.examples()));
+      out.println(Json.line(new JsonOutputs.Evaluate(r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(),
+          r.examples())));
     } else {
       out.printf("log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
           r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(), r.examples());

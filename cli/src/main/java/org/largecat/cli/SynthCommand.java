@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.largecat.json.Json;
 import org.largecat.synth.ChoiceData;
 import org.largecat.synth.CovarianceRecovery;
 import org.largecat.synth.FidelityReport;
@@ -110,9 +111,7 @@ final class SynthCommand {
     CovarianceRecovery recovery = o.has("truth")
         ? CovarianceRecovery.compare(SynthModel.load(o.path("truth")), SynthModel.load(o.path("model"))) : null;
     if (o.has("json")) {
-      String json = fidelity.toJson();
-      out.println(recovery == null ? json
-          : json.substring(0, json.length() - 1) + ",\"sigmaRecovery\":" + recovery.toJson() + "}");
+      out.println(Json.line(JsonOutputs.SynthReport.of(fidelity, recovery)));
     } else {
       out.print(fidelity.toText());
       if (recovery != null) {

@@ -10,6 +10,7 @@ import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.train.doublesum.DoubleSumTrainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.eval.Evaluation;
+import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
@@ -170,14 +171,11 @@ final class TrainCommand {
       err.println("train: model written to " + modelFile);
     }
     Evaluation.Result scores = test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
-    Json summary = new Json().put("method", method.label()).put("backend", kernels.describeChoice())
-        .put("iterations", run.iterations()).put("seconds", run.seconds()).put("seconds_per_epoch", run.secondsPerEpoch())
-        .put("train_bound", run.lastEpochBound())
-        .put("test_loglik", scores == null ? null : scores.meanLogLikelihood())
-        .put("test_accuracy", scores == null ? null : scores.accuracy())
-        .put("test_top5", scores == null ? null : scores.topKAccuracy());
+    JsonOutputs.Train summary = new JsonOutputs.Train(method.label(), kernels.describeChoice(), run.iterations(),
+        run.seconds(), run.secondsPerEpoch(), run.lastEpochBound(), scores == null ? null : scores.meanLogLikelihood(),
+        scores == null ? null : scores.accuracy(), scores == null ? null : scores.topKAccuracy());
     if (args.has("--json")) {
-      out.println(summary);
+      out.println(Json.line(summary));
     } else {
       out.printf("%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
           method.label(), run.iterations(), run.seconds(), run.secondsPerEpoch(), run.lastEpochBound());

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.largecat.data.Dataset;
+import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.LearningRateSearch;
@@ -46,18 +47,15 @@ final class TuneCommand {
           LinearModel model = Trainers.initialModel(subset, options);
           return new LearningRateSearch.Run(model, TrainCommand.trainer(withRate, subset, model, options, kernels));
         });
-    StringBuilder table = new StringBuilder("[");
+    List<JsonOutputs.RateResult> table = new ArrayList<>();
     for (int g = 0; g < result.learningRates().length; g++) {
       double loss = result.logLoss()[g];
       err.printf("tune: learning rate %g: training log-loss %s%n", result.learningRates()[g],
           Double.isFinite(loss) ? String.format("%.6g", loss) : "overflow");
-      table.append(g > 0 ? ", " : "").append(new Json().put("learning_rate", result.learningRates()[g])
-          .put("log_loss", loss));
+      table.add(new JsonOutputs.RateResult(result.learningRates()[g], loss));
     }
-    table.append(']');
     if (args.has("--json")) {
-      out.println("{\"method\": \"" + method.label() + "\", \"rows\": " + result.rows() + ", \"best_learning_rate\": "
-          + (Double.isNaN(result.best()) ? "null" : result.best()) + ", \"results\": " + table + "}");
+      out.println(Json.line(new JsonOutputs.Tune(method.label(), result.rows(), result.best(), table)));
     } else {
       out.printf("%s: best learning rate %g on %d examples%n", method.label(), result.best(), result.rows());
     }

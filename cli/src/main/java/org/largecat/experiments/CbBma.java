@@ -108,7 +108,7 @@ public final class CbBma {
     err.printf("cb-bma: %d cells x %d link(s) x %d seed(s); IB-CAVI to a relative rise of 1e-6 (at most %d"
         + " iterations), %d draws for the BMA weights%n", cells.size(), links.length, seeds, maxIterations,
         EVIDENCE_SAMPLES);
-    ResultTable table = new ResultTable("cb-bma", List.of("link", "sigma_high", "K", "M", "N", "seeds", "iterations",
+    ResultTable table = new ResultTable("cb-bma", List.of("link", "sigma_high", "k", "m", "n", "seeds", "iterations",
         "w_cbc", "seeds_on_cbc", "closer_mean_kl", "seeds_favourite_closer", "kl_cbc", "kl_cbm", "kl_bma",
         "kl_bma_max", "paper_w_cbc", "paper_kl_cbc", "paper_kl_cbm", "paper_kl_bma"));
     Kernels kernels = Kernels.get();

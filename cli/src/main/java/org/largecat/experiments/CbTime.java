@@ -76,7 +76,7 @@ public final class CbTime {
       problems.add(prepared(settings, "letter", 30));
       problems.add(simulated("simulated-large", 20_000, 30, 60, 30));
     }
-    ResultTable table = new ResultTable("cb-time", List.of("dataset", "N_train", "N_test", "K", "M", "method",
+    ResultTable table = new ResultTable("cb-time", List.of("dataset", "n_train", "n_test", "k", "m", "method",
         "iterations", "seconds", "test_loglik", "test_accuracy", "best_test_loglik", "seconds_at_best"));
     List<Path> figures = new ArrayList<>();
     Kernels kernels = Kernels.get();

@@ -112,7 +112,7 @@ public final class DoubleSum {
   private static List<String> tableColumns() {
     List<String> columns = new ArrayList<>(List.of("dataset"));
     for (Method m : METHODS) {
-      columns.add(m.label());
+      columns.add(m.label().replace('-', '_')); // a column is a JSON key too: snake_case
     }
     columns.add("epochs");
     columns.add("note");

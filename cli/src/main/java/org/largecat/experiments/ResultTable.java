@@ -5,8 +5,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.largecat.json.Json;
 
 /** An experiment's table: printed aligned, and written as CSV and as JSON (an array of row objects). */
 public final class ResultTable {
@@ -14,7 +17,13 @@ public final class ResultTable {
   private final List<String> columns;
   private final List<List<Object>> rows = new ArrayList<>();
 
+  /** The columns are the JSON rows' keys too, so they must be snake_case. */
   public ResultTable(String name, List<String> columns) {
+    for (String column : columns) {
+      if (!Json.SNAKE_CASE.matcher(column).matches()) {
+        throw new IllegalArgumentException("column '" + column + "' is not snake_case");
+      }
+    }
     this.name = name;
     this.columns = List.copyOf(columns);
   }
@@ -59,23 +68,21 @@ public final class ResultTable {
     Files.createDirectories(dir);
     StringBuilder csv = new StringBuilder(String.join(",", columns.stream().map(ResultTable::csvField).toList()))
         .append('\n');
-    StringBuilder json = new StringBuilder("[\n");
-    for (int r = 0; r < rows.size(); r++) {
-      List<Object> row = rows.get(r);
-      json.append("  {");
+    List<Map<String, Object>> json = new ArrayList<>();
+    for (List<Object> row : rows) {
+      Map<String, Object> fields = new LinkedHashMap<>();
       for (int c = 0; c < columns.size(); c++) {
         Object v = row.get(c);
         csv.append(c == 0 ? "" : ",").append(v == null ? "" : csvField(v.toString()));
-        json.append(c == 0 ? "" : ", ").append('"').append(columns.get(c)).append("\": ").append(jsonValue(v));
+        fields.put(columns.get(c), v == null || v instanceof Number || v instanceof Boolean ? v : v.toString());
       }
       csv.append('\n');
-      json.append(r + 1 < rows.size() ? "},\n" : "}\n");
+      json.add(fields);
     }
-    json.append("]\n");
     Path csvFile = dir.resolve(name + ".csv");
     Path jsonFile = dir.resolve(name + ".json");
     Files.writeString(csvFile, csv);
-    Files.writeString(jsonFile, json);
+    Json.write(jsonFile, json);
     return List.of(csvFile, jsonFile);
   }
 
@@ -89,12 +96,5 @@ public final class ResultTable {
       return "-";
     }
     return v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v.toString();
-  }
-
-  private static String jsonValue(Object v) {
-    if (v == null || (v instanceof Double d && !Double.isFinite(d))) {
-      return "null";
-    }
-    return v instanceof Number ? v.toString() : "\"" + v.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 }

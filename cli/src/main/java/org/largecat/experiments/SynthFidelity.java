@@ -49,8 +49,8 @@ final class SynthFidelity {
         + " per fit, up to %d EM iterations, %d threads%n", users, items, CHOICES, LATENT, syntheticUsers, iterations,
         settings.threads());
     ResultTable table = new ResultTable("synth-fidelity", List.of("method", "iterations", "fit_seconds",
-        "seconds_per_iteration", "bound_decreases", "largest_bound_drop", "max_tv", "mean_tv", "mean_abs_dV",
-        "max_abs_dV", "sigma_trace_ratio", "sigma_variance_ratio", "meets_targets"));
+        "seconds_per_iteration", "bound_decreases", "largest_bound_drop", "max_tv", "mean_tv", "mean_abs_dv",
+        "max_abs_dv", "sigma_trace_ratio", "sigma_variance_ratio", "meets_targets"));
     Map<String, double[][]> cramersV = new LinkedHashMap<>();
     Map<String, double[][]> perItemTv = new LinkedHashMap<>();
     FidelityReport floor = FidelityReport.compare(real, truth.sample(syntheticUsers, SEED + 2));

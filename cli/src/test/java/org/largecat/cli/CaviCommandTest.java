@@ -3,6 +3,7 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.largecat.json.SnakeCaseJson;
 
 class CaviCommandTest {
   @TempDir
@@ -47,8 +49,10 @@ class CaviCommandTest {
     synth(0.3);
     CommandRun r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--link", "logit", "--diagonal", "--json");
     assertEquals(0, r.status(), r.err());
-    assertTrue(r.out().startsWith("{\"link\":\"logit\",\"diagonal\":true"), r.out());
-    assertTrue(r.out().contains("\"elbo\":[") && r.out().contains("\"weightCbc\":") && r.out().contains("\"bma\":{"), r.out());
+    JsonObject json = SnakeCaseJson.parseObject(r.out());
+    assertEquals("logit", json.get("link").getAsString());
+    assertTrue(json.get("diagonal").getAsBoolean(), r.out());
+    assertTrue(json.get("elbo").isJsonArray() && json.has("weight_cbc") && json.get("bma").isJsonObject(), r.out());
   }
 
   @Test

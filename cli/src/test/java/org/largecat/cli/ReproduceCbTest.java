@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.largecat.json.SnakeCaseJson;
 import org.largecat.prepare.RDataset;
 
 /** The categorical-from-binary experiments of {@code largecat reproduce}, in their quick forms. */
@@ -75,8 +76,9 @@ class ReproduceCbTest {
     assertEquals(0, r.status(), r.err());
     List<Map<String, String>> rows = table(out.resolve("cb-time.csv"));
     assertEquals(3, rows.size(), "probit, logit and softmax");
+    assertEquals(3, SnakeCaseJson.parse(Files.readString(out.resolve("cb-time.json"))).getAsJsonArray().size());
     for (Map<String, String> row : rows) {
-      double k = number(row, "K");
+      double k = number(row, "k");
       assertTrue(number(row, "test_loglik") > -Math.log(k) + 0.2, "better than uniform guessing: " + row);
       assertTrue(number(row, "test_accuracy") > 1.5 / k, row.toString());
       assertTrue(number(row, "best_test_loglik") >= number(row, "test_loglik"), row.toString());

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.largecat.json.SnakeCaseJson;
 
 /** {@code largecat reproduce double-sum --quick} at a few epochs: Table 3's shape, the runs, Figure 2's rates, the figures. */
 class ReproduceDoubleSumTest {
@@ -23,8 +24,10 @@ class ReproduceDoubleSumTest {
     assertTrue(!run.err().contains("skipping"), "the quick version reads no real set: " + run.err());
 
     List<String> table3 = Files.readAllLines(out.resolve("double-sum-table3.csv"));
-    assertEquals("dataset," + String.join(",", METHODS) + ",epochs,note", table3.get(0));
+    assertEquals("dataset," + String.join(",", METHODS).replace('-', '_') + ",epochs,note", table3.get(0));
     assertEquals(2, table3.size(), "one generated problem in the quick version: " + table3);
+    assertTrue(SnakeCaseJson.parse(Files.readString(out.resolve("double-sum-table3.json"))).getAsJsonArray().get(0)
+        .getAsJsonObject().has("umax_raman"));
     String[] row = table3.get(1).split(",");
     assertEquals("synthetic-k50", row[0]);
     assertEquals(1.0, Double.parseDouble(row[1 + METHODS.indexOf("isgd")]), 0, "isgd relative to itself");

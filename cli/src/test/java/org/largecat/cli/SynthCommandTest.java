@@ -3,14 +3,13 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.largecat.json.SnakeCaseJson;
 
 class SynthCommandTest {
   @TempDir
@@ -40,8 +39,11 @@ class SynthCommandTest {
     CommandRun report = run("synth", "report", "--real", real, "--synthetic", synthetic, "--json", "--truth", truth,
         "--model", model);
     assertEquals(0, report.status(), report.err());
-    assertTrue(report.out().startsWith("{\"realUsers\":300,\"syntheticUsers\":200,\"items\":5,"), report.out());
-    assertTrue(report.out().contains("\"sigmaRecovery\":{\"traceRatio\":"), report.out());
+    JsonObject json = SnakeCaseJson.parseObject(report.out());
+    assertEquals(300, json.get("real_users").getAsInt());
+    assertEquals(200, json.get("synthetic_users").getAsInt());
+    assertEquals(5, json.get("items").getAsInt());
+    assertTrue(json.getAsJsonObject("sigma_recovery").get("trace_ratio").getAsDouble() > 0, report.out());
   }
 
   @Test
@@ -59,16 +61,14 @@ class SynthCommandTest {
     assertTrue(refused.err().contains("--samples does not apply to --method beta-prior"), refused.err());
   }
 
-  /** One row of a ResultTable's JSON, column name to value text (quotes stripped). */
-  private static Map<String, String> row(String json, String method) {
-    Matcher line = Pattern.compile("\\{\"method\": \"" + Pattern.quote(method) + "[^}]*\\}").matcher(json);
-    assertTrue(line.find(), method + " missing from " + json);
-    Map<String, String> values = new HashMap<>();
-    Matcher field = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[^,}]+)").matcher(line.group());
-    while (field.find()) {
-      values.put(field.group(1), field.group(2).replace("\"", ""));
+  /** The first row of a ResultTable's JSON whose method starts with {@code method}. */
+  private static JsonObject row(String json, String method) {
+    for (JsonElement row : SnakeCaseJson.parse(json).getAsJsonArray()) {
+      if (row.getAsJsonObject().get("method").getAsString().startsWith(method)) {
+        return row.getAsJsonObject();
+      }
     }
-    return values;
+    throw new AssertionError(method + " missing from " + json);
   }
 
   @Test
@@ -80,23 +80,22 @@ class SynthCommandTest {
     assertTrue(r.out().contains("synth-fidelity:"), r.out());
     String json = Files.readString(out.resolve("synth-fidelity.json"));
     for (String method : new String[] {"vem", "laplace", "importance", "beta-prior", "floor"}) {
-      Map<String, String> row = row(json, method);
-      double maxTv = Double.parseDouble(row.get("max_tv"));
-      double meanTv = Double.parseDouble(row.get("mean_tv"));
+      JsonObject row = row(json, method);
+      double maxTv = row.get("max_tv").getAsDouble();
+      double meanTv = row.get("mean_tv").getAsDouble();
       assertTrue(0 < meanTv && meanTv <= maxTv && maxTv < 0.5, method + ": " + row);
-      assertTrue(Double.parseDouble(row.get("mean_abs_dV")) <= Double.parseDouble(row.get("max_abs_dV")),
-          method + ": " + row);
+      assertTrue(row.get("mean_abs_dv").getAsDouble() <= row.get("max_abs_dv").getAsDouble(), method + ": " + row);
       if (!method.equals("floor")) {
-        assertEquals("3", row.get("iterations"), method + ": " + row);
-        double ratio = Double.parseDouble(row.get("sigma_trace_ratio"));
+        assertEquals(3, row.get("iterations").getAsInt(), method + ": " + row);
+        double ratio = row.get("sigma_trace_ratio").getAsDouble();
         assertTrue(ratio > 0 && ratio < 2, method + ": " + row);
       }
     }
     // Bound guarantees: vem and beta-prior never decrease; the floor (U = 1,000 against 10,000 draws of
     // the truth, K = 5) sits at sampling noise.
-    assertEquals("0", row(json, "vem").get("bound_decreases"));
-    assertEquals("0", row(json, "beta-prior").get("bound_decreases"));
-    assertTrue(Double.parseDouble(row(json, "floor").get("max_tv")) < 0.06, json);
+    assertEquals(0, row(json, "vem").get("bound_decreases").getAsInt());
+    assertEquals(0, row(json, "beta-prior").get("bound_decreases").getAsInt());
+    assertTrue(row(json, "floor").get("max_tv").getAsDouble() < 0.06, json);
     for (String figure : new String[] {"synth-fidelity-cramers-v.png", "synth-fidelity-tv.png"}) {
       assertTrue(Files.size(out.resolve(figure)) > 10_000, figure);
     }
