@@ -121,9 +121,6 @@ public final class ModelFile {
       if (stored != expected) {
         throw refused(file, "checksum mismatch (the file is corrupt)");
       }
-      if (raw.read() != -1) {
-        throw refused(file, "unexpected bytes after the checksum");
-      }
       String nonFinite = nonFinite(weights, biases, columns);
       if (nonFinite != null) {
         throw refused(file, nonFinite + " (a model saved from a diverged run); retrain it");

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +60,50 @@ class ModelFileTest {
     assertRefused(foreign, "not a largecat model file");
     Path longer = dir.resolve("longer.bin");
     Files.write(longer, Arrays.copyOf(bytes, bytes.length + 1));
-    assertRefused(longer, "unexpected bytes");
+    assertRefused(longer, "a file of " + bytes.length + " bytes, but it has " + (bytes.length + 1));
+  }
+
+  /** A 40-byte file whose header claims K = D = 46,000 is refused from its length, before any allocation. */
+  @Test
+  void refusesAHeaderTheFileCannotHold() throws IOException {
+    ByteBuffer header = ByteBuffer.allocate(40);
+    header.putLong(0x4C4341544D444C31L).putInt(1).putShort((short) 7).put("SOFTMAX".getBytes(StandardCharsets.US_ASCII))
+        .putInt(46_000).putInt(46_000);
+    Path f = dir.resolve("huge.bin");
+    Files.write(f, header.array());
+    assertRefused(f, "header gives K = 46000, D = 46000");
+  }
+
+  @Test
+  void refusesANonFiniteWeightEvenWithAValidChecksum() throws IOException {
+    byte[] bytes = Files.readAllBytes(saved());
+    int firstWeight = 8 + 4 + 2 + "PROBIT".length() + 4 + 4;
+    ByteBuffer.wrap(bytes).putFloat(firstWeight + 4 * 6, Float.NaN); // class 1, feature 2
+    CRC32 crc = new CRC32();
+    crc.update(bytes, 0, bytes.length - 4);
+    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    Path f = dir.resolve("nan.bin");
+    Files.write(f, bytes);
+    assertRefused(f, "the weight of class 1, feature 2 is NaN");
+  }
+
+  @Test
+  void aNonFiniteModelIsNotSavedAndTheOldFileStays() throws IOException {
+    Path f = saved();
+    byte[] before = Files.readAllBytes(f);
+    LinearModel diverged = LinearModel.zeros(Link.SOFTMAX, 2, 2);
+    diverged.biases()[1] = Double.POSITIVE_INFINITY;
+    IOException e = assertThrows(IOException.class, () -> ModelFile.write(diverged, f));
+    assertTrue(e.getMessage().contains("the bias of class 1 is Infinity"), e.getMessage());
+    assertArrayEquals(before, Files.readAllBytes(f));
+  }
+
+  @Test
+  void aDirectoryOrAMissingFileIsNamedWithTheReason() {
+    IOException missing = assertThrows(IOException.class, () -> ModelFile.read(dir.resolve("absent.bin")));
+    assertEquals(dir.resolve("absent.bin") + ": cannot load model: it does not exist", missing.getMessage());
+    IOException directory = assertThrows(IOException.class, () -> ModelFile.read(dir));
+    assertTrue(directory.getMessage().startsWith(dir + ": cannot load model: "), directory.getMessage());
   }
 
   private static void assertRefused(Path f, String reason) {
