@@ -3,9 +3,6 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -21,13 +18,11 @@ class CaviCommandTest {
   }
 
   private void synth(double sigmaHigh) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = CbSynthCommand.run(new String[] {"--classes", "3", "--covariates", "6", "--rows", "1000",
+    CommandRun r = CommandRun.of("data", "synth", "cb", "--classes", "3", "--covariates", "6", "--rows", "1000",
         "--sigma-high", Double.toString(sigmaHigh), "--seed", "4", "--out", dir.resolve("train.txt").toString(),
-        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString()},
-        new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
-    assertEquals(0, status);
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("wrote 800 training rows and 200 test rows"));
+        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("wrote 800 training rows and 200 test rows"), r.out());
     assertEquals(200, Files.readAllLines(dir.resolve("truth.txt")).size());
   }
 
