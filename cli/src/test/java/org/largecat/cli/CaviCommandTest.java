@@ -52,13 +52,13 @@ class CaviCommandTest {
     assertEquals(2, r.status());
     assertTrue(r.err().contains("unknown link 'cloglog'; one of probit, logit"), r.err());
     r = cavi("cavi", "--link", "probit");
-    assertTrue(r.err().contains("--train is required"), r.err());
+    assertTrue(r.err().contains("Missing required option: '--train=FILE'"), r.err());
     r = cavi("cavi", "--train", dir.resolve("missing.txt").toString(), "--link", "probit");
     assertEquals(2, r.status());
     assertTrue(r.err().startsWith("largecat cavi: "), r.err());
     r = cavi("cavi", "--train", "x", "--link", "probit", "--iterations", "zero");
-    assertTrue(r.err().contains("--iterations 'zero' is not an integer"), r.err());
+    assertTrue(r.err().contains("'--iterations': 'zero' is not an integer"), r.err());
     r = cavi("cavi", "--train", "x", "--link", "probit", "--prior-variance", "0");
-    assertTrue(r.err().contains("--prior-variance 0 must be a positive finite number"), r.err());
+    assertTrue(r.err().contains("'--prior-variance': 0 must be a positive finite number"), r.err());
   }
 }
