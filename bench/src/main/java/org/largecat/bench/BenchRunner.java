@@ -30,15 +30,11 @@ public final class BenchRunner {
   private BenchRunner() {}
 
   /**
-   * Runs {@code args}: {@code --profile NAME [--out FILE]}, or JMH options and a regular expression.
+   * Runs JMH's command line {@code args}: its options and a regular expression.
    *
    * @return 0 when every benchmark ran, 1 when one failed, 2 for a bad command line
-   * @throws IllegalArgumentException if the profile arguments are wrong
    */
   public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-    if (args.length > 0 && args[0].equals("--profile")) {
-      return runProfile(args, out, err);
-    }
     CommandLineOptions cmd;
     try {
       cmd = new CommandLineOptions(args);
@@ -66,12 +62,16 @@ public final class BenchRunner {
     return execute(recorded(new OptionsBuilder().parent(cmd), cmd.shouldFailOnError().hasValue()), err) == null ? 1 : 0;
   }
 
-  private static int runProfile(String[] args, PrintStream out, PrintStream err) throws IOException {
-    if (args.length != 2 && !(args.length == 4 && args[2].equals("--out"))) {
-      throw new IllegalArgumentException("usage: largecat bench --profile short|full [--out FILE]");
+  /**
+   * Runs {@code profile} and writes its results as JSON to {@code output} (null: the profile's default
+   * file), and the machine and its load to {@code output}.txt.
+   *
+   * @return 0 when every benchmark ran, 1 when one failed
+   */
+  public static int runProfile(BenchProfile profile, Path output, PrintStream out, PrintStream err) throws IOException {
+    if (output == null) {
+      output = profile.defaultOutput();
     }
-    BenchProfile profile = BenchProfile.byLabel(args[1]);
-    Path output = args.length == 4 ? Path.of(args[3]) : profile.defaultOutput();
     if (output.toAbsolutePath().getParent() != null) {
       Files.createDirectories(output.toAbsolutePath().getParent());
     }

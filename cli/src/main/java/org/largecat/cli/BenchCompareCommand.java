@@ -9,7 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.largecat.bench.JmhResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code largecat bench compare BASELINE.json CURRENT.json [--threshold R]}: matches the results of
@@ -28,14 +32,10 @@ import org.largecat.bench.JmhResult;
  * call) cost 2x and more, so 1.3 with the errors catches them while the errors absorb the noise; the
  * load of each run, which {@code --profile} writes beside its JSON, is printed with the table.
  */
-final class BenchCompareCommand {
+@Command(name = "compare", description = {"Compares two JMH JSON results (-rf json, or --profile's output).",
+    "Exit status 1 if a benchmark is slower than R times the baseline beyond the errors, or ran on other backends."})
+final class BenchCompareCommand implements Callable<Integer> {
   static final double DEFAULT_THRESHOLD = 1.3;
-  static final String USAGE = """
-             largecat bench compare BASELINE.json CURRENT.json [--threshold R]
-                                                       compare two JMH JSON results (-rf json, or --profile's
-                                                       output); exit 1 if one is slower than R (1.3) times the
-                                                       baseline beyond the errors, or ran on other backends
-      """;
 
   /** What one pair of results shows. */
   enum Verdict {
@@ -54,29 +54,26 @@ final class BenchCompareCommand {
     }
   }
 
-  private BenchCompareCommand() {}
+  private final PrintStream out;
 
-  static int run(String[] args, PrintStream out) throws IOException {
-    List<String> files = new ArrayList<>();
-    double threshold = DEFAULT_THRESHOLD;
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--threshold")) {
-        if (i + 1 == args.length) {
-          throw new Largecat.UsageException("--threshold needs a value");
-        }
-        threshold = threshold(args[++i]);
-      } else if (args[i].startsWith("-")) {
-        throw new Largecat.UsageException("bench compare: unknown option '" + args[i] + "'");
-      } else {
-        files.add(args[i]);
-      }
-    }
-    if (files.size() != 2) {
-      throw new Largecat.UsageException("bench compare takes two files, BASELINE.json and CURRENT.json, got "
-          + files.size());
-    }
-    Map<String, JmhResult> baseline = byKey(JmhResult.read(Path.of(files.get(0))));
-    Map<String, JmhResult> current = byKey(JmhResult.read(Path.of(files.get(1))));
+  @Parameters(index = "0", paramLabel = "BASELINE.json")
+  Path baselineFile;
+
+  @Parameters(index = "1", paramLabel = "CURRENT.json")
+  Path currentFile;
+
+  @Option(names = "--threshold", paramLabel = "R", converter = OptionTypes.RatioAboveOne.class,
+      description = "The ratio of times beyond which a benchmark is slower (default: ${DEFAULT-VALUE}).")
+  double threshold = DEFAULT_THRESHOLD;
+
+  BenchCompareCommand(Largecat.Streams streams) {
+    this.out = streams.out();
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Map<String, JmhResult> baseline = byKey(JmhResult.read(baselineFile));
+    Map<String, JmhResult> current = byKey(JmhResult.read(currentFile));
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"benchmark", "mode", "params", "baseline", "current", "ratio", "verdict"});
     Map<Verdict, Integer> counts = new LinkedHashMap<>();
@@ -98,13 +95,13 @@ final class BenchCompareCommand {
           String.format(Locale.ROOT, "%.2f", ratio), v.text});
     }
     if (rows.size() == 1) {
-      throw new IOException(files.get(0) + " and " + files.get(1) + " have no benchmark in common (same name, mode and"
+      throw new IOException(baselineFile + " and " + currentFile + " have no benchmark in common (same name, mode and"
           + " params)");
     }
     out.printf(Locale.ROOT, "%s -> %s; ratio = current time per op / baseline's (above 1 is slower, throughput"
-        + " included); threshold %.2f%n", files.get(0), files.get(1), threshold);
-    printMachine("baseline", files.get(0), out);
-    printMachine("current ", files.get(1), out);
+        + " included); threshold %.2f%n", baselineFile, currentFile, threshold);
+    printMachine("baseline", baselineFile, out);
+    printMachine("current ", currentFile, out);
     out.println();
     printTable(rows, out);
     for (String line : changedBackends) {
@@ -143,24 +140,11 @@ final class BenchCompareCommand {
     return Verdict.SAME;
   }
 
-  private static double threshold(String value) {
-    double r;
-    try {
-      r = Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw new Largecat.UsageException("--threshold must be a number > 1, got '" + value + "'");
-    }
-    if (!(r > 1 && r < Double.POSITIVE_INFINITY)) {
-      throw new Largecat.UsageException("--threshold must be a number > 1 (a ratio of times), got " + value);
-    }
-    return r;
-  }
-
   /**
    * The load lines of the file that {@code --profile} writes beside its JSON (FILE.txt), if there is
    * one: a ratio means little when one run shared the machine and the other did not.
    */
-  private static void printMachine(String side, String file, PrintStream out) throws IOException {
+  private static void printMachine(String side, Path file, PrintStream out) throws IOException {
     Path sidecar = Path.of(file + ".txt");
     if (Files.isRegularFile(sidecar)) {
       for (String line : Files.readAllLines(sidecar)) {

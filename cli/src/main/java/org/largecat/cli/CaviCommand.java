@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
 import org.largecat.cb.CbMetrics;
@@ -24,6 +24,8 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code largecat cavi}: fits IB-CAVI (categorical-from-binary, Sec. 3.3) to a training file and
@@ -31,41 +33,72 @@ import org.largecat.kernel.Kernels;
  * training file when none is given), the mean log-likelihood and accuracy of CBC, CBM and BMA, plus
  * the mean KL from the true probabilities when a {@code --truth} file gives them.
  */
-final class CaviCommand {
-  static final String USAGE = """
-             largecat cavi --train FILE [--test FILE] --link probit|logit [--diagonal] [--iterations T] [--tol X]
-                           [--samples S] [--seed N] [--prior-variance V] [--threads N] [--truth FILE] [--json]
-                                                       IB-CAVI for CB-probit / CB-logit; ELBO per iteration,
-                                                       BMA weight on CBC, holdout log-likelihood and accuracy
-      """;
+@Command(name = "cavi", description = {"IB-CAVI for CB-probit / CB-logit: the ELBO per iteration, the BMA weight on"
+    + " CBC, holdout log-likelihood and accuracy."})
+final class CaviCommand implements Callable<Integer> {
+  private final Largecat.Streams streams;
 
-  private CaviCommand() {}
+  @Option(names = "--train", paramLabel = "FILE", required = true, description = "The training set.")
+  Path trainFile;
 
-  static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-    CommandLine cl = new CommandLine("cavi", args,
-        Set.of("--train", "--test", "--link", "--iterations", "--tol", "--samples", "--seed", "--prior-variance",
-            "--threads", "--truth"),
-        Set.of("--diagonal", "--json"));
-    Link link;
-    try {
-      link = Link.byLabel(cl.required("--link").toLowerCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new Largecat.UsageException("cavi: " + e.getMessage());
-    }
-    double priorVariance = cl.positive("--prior-variance", 1.0);
-    CaviOptions options = new CaviOptions(link, cl.has("--diagonal"), cl.integer("--iterations", 200, 1),
-        cl.number("--tol", 1e-6), cl.integer("--threads", Runtime.getRuntime().availableProcessors(), 1));
-    int samples = cl.integer("--samples", 10, 1);
-    long seed = cl.integer("--seed", 1, 0);
+  @Option(names = "--test", paramLabel = "FILE", description = "The test set (default: the training set).")
+  Path testFile;
+
+  @Option(names = "--link", paramLabel = "probit|logit", required = true, description = "The binary link.")
+  Link link;
+
+  @Option(names = "--diagonal", description = "A diagonal (mean-field) posterior covariance.")
+  boolean diagonal;
+
+  @Option(names = "--iterations", paramLabel = "T", converter = OptionTypes.Count.class, defaultValue = "200",
+      description = "At most T iterations (default: ${DEFAULT-VALUE}).")
+  int iterations;
+
+  @Option(names = "--tol", paramLabel = "X", converter = OptionTypes.NonNegativeNumber.class, defaultValue = "1e-6",
+      description = "Stop when the ELBO's relative change is below X (default: ${DEFAULT-VALUE}).")
+  double tolerance;
+
+  @Option(names = "--samples", paramLabel = "S", converter = OptionTypes.Count.class, defaultValue = "10",
+      description = "Monte Carlo samples for the model evidence (default: ${DEFAULT-VALUE}).")
+  int samples;
+
+  @Option(names = "--seed", paramLabel = "N", converter = OptionTypes.NonNegativeInteger.class, defaultValue = "1",
+      description = "The random seed (default: ${DEFAULT-VALUE}).")
+  int seed;
+
+  @Option(names = "--prior-variance", paramLabel = "V", converter = OptionTypes.PositiveNumber.class,
+      defaultValue = "1", description = "The weights' N(0, V) prior (default: ${DEFAULT-VALUE}).")
+  double priorVariance;
+
+  @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+      description = "Worker threads (default: one per core).")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--truth", paramLabel = "FILE",
+      description = "The evaluated rows' true probabilities (one line of K numbers per row), for the mean KL.")
+  Path truthFile;
+
+  @Option(names = "--json", description = "Print the results as JSON.")
+  boolean json;
+
+  CaviCommand(Largecat.Streams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    PrintStream out = streams.out();
+    PrintStream err = streams.err();
+    CaviOptions options = new CaviOptions(link, diagonal, iterations, tolerance, threads);
     Dataset train;
     Dataset test;
     double[] truth = null;
     try {
-      train = read(Path.of(cl.required("--train")), ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
-      test = cl.has("--test") ? read(Path.of(cl.string("--test", null)),
+      train = read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
+      test = testFile != null ? read(testFile,
           ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION).withShape(train.columns(), train.classes())) : train;
-      if (cl.has("--truth")) {
-        truth = readTruth(Path.of(cl.string("--truth", null)), test.rows(), test.classes());
+      if (truthFile != null) {
+        truth = readTruth(truthFile, test.rows(), test.classes());
       }
     } catch (DataFileException | IllegalArgumentException e) {
       err.println("largecat cavi: " + e.getMessage());
@@ -93,8 +126,8 @@ final class CaviCommand {
       metrics[m][1] = CbMetrics.accuracy(logp[m], k, test.labels());
       metrics[m][2] = truth == null ? Double.NaN : CbMetrics.meanKl(truth, logp[m], k);
     }
-    String evaluated = cl.has("--test") ? "test" : "train";
-    if (cl.has("--json")) {
+    String evaluated = testFile != null ? "test" : "train";
+    if (json) {
       JsonOutputs.ModelScores[] scores = new JsonOutputs.ModelScores[3];
       for (int m = 0; m < 3; m++) {
         scores[m] = new JsonOutputs.ModelScores(metrics[m][0], metrics[m][1], metrics[m][2]);

@@ -7,10 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.largecat.cb.CbSimulation;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code largecat data synth cb}: the simulated data of categorical-from-binary App. G.1.1, split
@@ -18,38 +23,74 @@ import org.largecat.data.DatasetWriter;
  * of {@code largecat cavi --truth}. Standard deviations are given (the paper's variances are
  * sigma_low^2 = 0.001, sigma_int^2 = 0.25, sigma_high^2 in {0.1, 4.0}).
  */
-final class CbSynthCommand {
-  static final String USAGE = """
-             largecat data synth cb --classes K --covariates M --rows N --sigma-high S [--sigma-low S] [--sigma-int S]
-                           [--seed N] [--test-fraction F] --out TRAIN [--test-out TEST] [--truth-out FILE]
-                                                       App. G.1.1 data: softmax with an intercept, S = floor(M/K)
-                                                       covariates predictive of each category
-      """;
+@Command(name = "cb", description = {"App. G.1.1 data: softmax with an intercept, S = floor(M/K) covariates"
+    + " predictive of each category."})
+final class CbSynthCommand implements Callable<Integer> {
+  private final Largecat.Streams streams;
 
-  private CbSynthCommand() {}
+  @Spec
+  CommandSpec spec;
 
-  static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-    CommandLine cl = new CommandLine("data synth cb", args,
-        Set.of("--classes", "--covariates", "--rows", "--sigma-high", "--sigma-low", "--sigma-int", "--seed",
-            "--test-fraction", "--out", "--test-out", "--truth-out"), Set.of());
-    int k = cl.integer("--classes", 0, 2);
-    int m = cl.integer("--covariates", 0, 0);
-    int n = cl.integer("--rows", 0, 1);
-    if (!cl.has("--classes") || !cl.has("--covariates") || !cl.has("--rows")) {
-      throw new Largecat.UsageException("data synth cb: --classes, --covariates and --rows are required");
+  @Option(names = "--classes", paramLabel = "K", required = true, description = "Categories, at least 2.")
+  int k;
+
+  @Option(names = "--covariates", paramLabel = "M", required = true, converter = OptionTypes.NonNegativeInteger.class)
+  int m;
+
+  @Option(names = "--rows", paramLabel = "N", required = true, converter = OptionTypes.Count.class)
+  int n;
+
+  @Option(names = "--sigma-high", paramLabel = "S", required = true, converter = OptionTypes.NonNegativeNumber.class,
+      description = "The predictive covariates' weights' standard deviation.")
+  double sigmaHigh;
+
+  @Option(names = "--sigma-low", paramLabel = "S", converter = OptionTypes.NonNegativeNumber.class,
+      description = "The other weights' standard deviation (default: sqrt(0.001)).")
+  double sigmaLow = Math.sqrt(0.001);
+
+  @Option(names = "--sigma-int", paramLabel = "S", converter = OptionTypes.NonNegativeNumber.class, defaultValue = "0.5",
+      description = "The intercepts' standard deviation (default: ${DEFAULT-VALUE}).")
+  double sigmaInt;
+
+  @Option(names = "--seed", paramLabel = "N", converter = OptionTypes.NonNegativeInteger.class, defaultValue = "1",
+      description = "The random seed (default: ${DEFAULT-VALUE}).")
+  int seed;
+
+  @Option(names = "--test-fraction", paramLabel = "F", converter = OptionTypes.NonNegativeNumber.class,
+      description = "The fraction of rows held out for testing (default: 0.2 with --test-out, else 0).")
+  Double testFractionGiven;
+
+  @Option(names = "--out", paramLabel = "TRAIN", required = true, description = "The training file to write.")
+  Path trainFile;
+
+  @Option(names = "--test-out", paramLabel = "TEST", description = "The test file to write.")
+  Path testFile;
+
+  @Option(names = "--truth-out", paramLabel = "FILE",
+      description = "The evaluated rows' true probabilities, for 'largecat cavi --truth'.")
+  Path truthFile;
+
+  CbSynthCommand(Largecat.Streams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    PrintStream out = streams.out();
+    PrintStream err = streams.err();
+    if (k < 2) {
+      throw new ParameterException(spec.commandLine(), "--classes " + k + " must be >= 2");
     }
-    double sigmaHigh = Double.parseDouble(cl.required("--sigma-high"));
-    double testFraction = cl.number("--test-fraction", cl.has("--test-out") ? 0.2 : 0);
+    double testFraction = testFractionGiven != null ? testFractionGiven : testFile != null ? 0.2 : 0;
     if (testFraction >= 1) {
-      throw new Largecat.UsageException("data synth cb: --test-fraction must be below 1");
+      throw new ParameterException(spec.commandLine(), "--test-fraction must be below 1");
     }
-    if (testFraction > 0 && !cl.has("--test-out")) {
-      throw new Largecat.UsageException("data synth cb: --test-fraction needs --test-out");
+    if (testFraction > 0 && testFile == null) {
+      throw new ParameterException(spec.commandLine(), "--test-fraction needs --test-out");
     }
     CbSimulation sim;
     try {
-      sim = CbSimulation.generate(n, k, m, sigmaHigh, cl.number("--sigma-low", Math.sqrt(0.001)),
-          cl.number("--sigma-int", 0.5), cl.integer("--seed", 1, 0));
+      sim = CbSimulation.generate(n, k, m, sigmaHigh, sigmaLow, sigmaInt, seed);
     } catch (IllegalArgumentException e) {
       err.println("largecat data synth cb: " + e.getMessage());
       return 2;
@@ -59,13 +100,13 @@ final class CbSynthCommand {
     Dataset all = sim.data();
     Dataset train = all.subset(range(0, trainRows));
     Dataset evaluated = testRows > 0 ? all.subset(range(trainRows, n)) : train;
-    DatasetWriter.write(train, Path.of(cl.required("--out")));
+    DatasetWriter.write(train, trainFile);
     if (testRows > 0) {
-      DatasetWriter.write(evaluated, Path.of(cl.string("--test-out", null)));
+      DatasetWriter.write(evaluated, testFile);
     }
-    if (cl.has("--truth-out")) {
+    if (truthFile != null) {
       double[] p = sim.trueProbabilities(evaluated.features());
-      try (BufferedWriter w = Files.newBufferedWriter(Path.of(cl.string("--truth-out", null)), StandardCharsets.UTF_8)) {
+      try (BufferedWriter w = Files.newBufferedWriter(truthFile, StandardCharsets.UTF_8)) {
         StringBuilder line = new StringBuilder();
         for (int i = 0; i < evaluated.rows(); i++) {
           line.setLength(0);

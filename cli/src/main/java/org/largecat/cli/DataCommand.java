@@ -3,50 +3,96 @@ package org.largecat.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
+import java.util.concurrent.Callable;
 import org.largecat.data.DatasetWriter;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ModelFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code largecat data synth}: writes generated datasets in the repository's text format, and their truth. */
+/** {@code largecat data}: generated datasets ({@code synth}) and real ones ({@code prepare}). */
+@Command(name = "data", description = "Writes datasets in the repository's text format.",
+    subcommands = {DataCommand.Synth.class, PrepareCommand.class})
 final class DataCommand {
-  static final String USAGE = """
-             largecat data synth ar-toy [--classes K] [--rows N] [--seed N] --out FILE
-                                                       the A&R toy set (§4.1): p_k ∝ U², no features
-             largecat data synth softmax [--rows N] [--columns D] [--classes K] [--scale X] [--seed N] --out FILE
-                                                       x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale²);
-                                                       both write the generating model to FILE.truth (a model file)
-      """ + CbSynthCommand.USAGE + PrepareCommand.USAGE;
-
   private DataCommand() {}
 
-  static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
-    if (rest.length > 0 && rest[0].equals("prepare")) {
-      return PrepareCommand.run(Arrays.copyOfRange(rest, 1, rest.length), out, err);
+  @Command(name = "synth", description = "Writes a generated dataset, and the model that generated it.",
+      subcommands = {DataCommand.ArToy.class, DataCommand.Softmax.class, CbSynthCommand.class})
+  static final class Synth {
+    private Synth() {}
+  }
+
+  @Command(name = "ar-toy", description = {"The A&R toy set (4.1): p_k proportional to U^2, no features.",
+      "Writes the generating model to FILE.truth (a model file)."})
+  static final class ArToy implements Callable<Integer> {
+    private final PrintStream err;
+
+    @Option(names = "--classes", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "10000",
+        description = "Classes (default: ${DEFAULT-VALUE}).")
+    int classes;
+
+    @Option(names = "--rows", paramLabel = "N", converter = OptionTypes.Count.class, defaultValue = "300000",
+        description = "Examples (default: ${DEFAULT-VALUE}).")
+    int rows;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "The random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", paramLabel = "FILE", required = true, description = "The dataset file to write.")
+    Path file;
+
+    ArToy(Largecat.Streams streams) {
+      this.err = streams.err();
     }
-    if (rest.length < 2 || !rest[0].equals("synth")) {
-      throw new Largecat.UsageException("data: expected 'data synth ar-toy|softmax|cb ...' or 'data prepare NAME ...'");
+
+    @Override
+    public Integer call() throws IOException {
+      return write("ar-toy", SyntheticData.arToy(classes, rows, seed), file, err);
     }
-    String name = rest[1];
-    String[] options = Arrays.copyOfRange(rest, 2, rest.length);
-    if (name.equals("cb")) {
-      return CbSynthCommand.run(options, out, err);
+  }
+
+  @Command(name = "softmax", description = {"x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale^2).",
+      "Writes the generating model to FILE.truth (a model file)."})
+  static final class Softmax implements Callable<Integer> {
+    private final PrintStream err;
+
+    @Option(names = "--rows", paramLabel = "N", converter = OptionTypes.Count.class, defaultValue = "10000",
+        description = "Examples (default: ${DEFAULT-VALUE}).")
+    int rows;
+
+    @Option(names = "--columns", paramLabel = "D", converter = OptionTypes.Count.class, defaultValue = "10",
+        description = "Features (default: ${DEFAULT-VALUE}).")
+    int columns;
+
+    @Option(names = "--classes", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "20",
+        description = "Classes (default: ${DEFAULT-VALUE}).")
+    int classes;
+
+    @Option(names = "--scale", paramLabel = "X", converter = OptionTypes.PositiveNumber.class, defaultValue = "0.5",
+        description = "The weights' standard deviation (default: ${DEFAULT-VALUE}).")
+    double scale;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "The random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", paramLabel = "FILE", required = true, description = "The dataset file to write.")
+    Path file;
+
+    Softmax(Largecat.Streams streams) {
+      this.err = streams.err();
     }
-    List<String> valued = switch (name) {
-      case "ar-toy" -> List.of("--classes", "--rows", "--seed", "--out");
-      case "softmax" -> List.of("--rows", "--columns", "--classes", "--scale", "--seed", "--out");
-      default -> throw new Largecat.UsageException("data synth: unknown set '" + name + "' (ar-toy, softmax or cb)");
-    };
-    CommandLine args = new CommandLine("data synth " + name, options, valued, List.of());
-    Path file = args.requiredPath("--out");
-    SyntheticSet set = name.equals("ar-toy")
-        ? SyntheticData.arToy(args.integer("--classes", 10_000, 1), args.integer("--rows", 300_000, 1), args.longValue("--seed", 1))
-        : SyntheticData.linearSoftmax(args.integer("--rows", 10_000, 1), args.integer("--columns", 10, 1),
-            args.integer("--classes", 20, 1), args.positive("--scale", 0.5), args.longValue("--seed", 1));
+
+    @Override
+    public Integer call() throws IOException {
+      return write("softmax", SyntheticData.linearSoftmax(rows, columns, classes, scale, seed), file, err);
+    }
+  }
+
+  /** Writes {@code set} to {@code file} and its generating model to {@code file}.truth. */
+  private static int write(String name, SyntheticSet set, Path file, PrintStream err) throws IOException {
     DatasetWriter.write(set.data(), file);
     Path truth = Path.of(file + ".truth");
     ModelFile.write(new LinearModel(Link.SOFTMAX, set.data().classes(), set.data().columns(), set.weights(), set.biases()), truth);

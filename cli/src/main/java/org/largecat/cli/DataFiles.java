@@ -2,33 +2,36 @@ package org.largecat.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
+import picocli.CommandLine.Option;
 
 /**
- * Reading datasets for the commands: the {@code --format xc|libsvm}, {@code --feature-base} and
- * {@code --label-base} options, and dense storage when at least a quarter of the values are stored
- * (then a gather-dot streams rows instead of chasing indices).
+ * Reading datasets for the commands (a mixin of their options): the {@code --format xc|libsvm},
+ * {@code --feature-base} and {@code --label-base} options, and dense storage when at least a quarter
+ * of the values are stored (then a gather-dot streams rows instead of chasing indices).
  */
 final class DataFiles {
-  static final List<String> OPTIONS = List.of("--format", "--feature-base", "--label-base");
+  @Option(names = "--format", paramLabel = "xc|libsvm", defaultValue = "xc",
+      description = "The data files' format (default: ${DEFAULT-VALUE}).")
+  TextFormat format;
 
-  private DataFiles() {}
+  @Option(names = "--feature-base", paramLabel = "0|1", converter = OptionTypes.NonNegativeInteger.class,
+      description = "The index of the first feature (default: the format's).")
+  Integer featureBase;
+
+  @Option(names = "--label-base", paramLabel = "0|1", converter = OptionTypes.NonNegativeInteger.class,
+      description = "The index of the first class (default: the format's).")
+  Integer labelBase;
 
   /** Reads {@code file}; with {@code columns} and {@code classes} ≥ 0 (a training set's) the file must fit them. */
-  static Dataset read(CommandLine args, Path file, int columns, int classes) throws IOException {
-    TextFormat format = switch (args.string("--format", "xc")) {
-      case "xc" -> TextFormat.EXTREME_CLASSIFICATION;
-      case "libsvm" -> TextFormat.LIBSVM;
-      default -> throw args.usage("--format must be xc or libsvm");
-    };
+  Dataset read(Path file, int columns, int classes) throws IOException {
     ReadOptions options = ReadOptions.of(format);
-    options = options.withBases(args.integer("--feature-base", options.featureBase(), 0),
-        args.integer("--label-base", options.labelBase(), 0));
+    options = options.withBases(featureBase == null ? options.featureBase() : featureBase,
+        labelBase == null ? options.labelBase() : labelBase);
     options = options.withShape(columns, classes);
     return denseIfFull(DatasetReader.read(file, options));
   }

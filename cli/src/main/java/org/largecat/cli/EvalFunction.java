@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.largecat.Labelled;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 
@@ -11,7 +12,7 @@ import org.largecat.kernel.Kernels;
  * The functions {@code largecat kernels eval} offers, each evaluated for all cases at once through
  * the batched SPI kernels. Inputs and outputs are column-major: {@code in[column][case]}.
  */
-enum EvalFunction {
+enum EvalFunction implements Labelled {
   NORMAL_LOGCDF("normal-logcdf", ElementwiseFunction.NORMAL_LOG_CDF, "x", "logPhi"),
   NORMAL_MILLS("normal-mills", ElementwiseFunction.NORMAL_MILLS_RATIO, "x", "phi/Phi"),
   TRUNCNORM("truncnorm", null, "mu side", "mean variance entropy") {
@@ -94,12 +95,7 @@ enum EvalFunction {
   }
 
   static EvalFunction byLabel(String label) {
-    for (EvalFunction f : values()) {
-      if (f.label.equals(label)) {
-        return f;
-      }
-    }
-    return null;
+    return Labelled.byLabel(EvalFunction.class, label, "FUNCTION");
   }
 
   static String usage() {
@@ -110,7 +106,8 @@ enum EvalFunction {
     return s.toString();
   }
 
-  String label() {
+  @Override
+  public String label() {
     return label;
   }
 

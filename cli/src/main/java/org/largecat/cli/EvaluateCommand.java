@@ -2,7 +2,8 @@ package org.largecat.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.List;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.data.Features;
 import org.largecat.eval.Evaluation;
@@ -11,25 +12,76 @@ import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code largecat evaluate} (test log-likelihood, accuracy, top-5) and {@code largecat predict} (top-k per example). */
 final class EvaluateCommand {
-  static final String USAGE = """
-             largecat evaluate --model FILE --test FILE [--threads N] [--json] [--format ...]
-                                                       mean log-likelihood per example, accuracy and top-5 accuracy
-             largecat predict --model FILE --input FILE [--top K] [--format ...]
-                                                       per example, the K most probable classes as class:probability
-      """;
-
   private EvaluateCommand() {}
 
-  static int evaluate(String[] rest, PrintStream out) throws IOException {
-    CommandLine args = new CommandLine("evaluate", rest, withData("--model", "--test", "--threads"), List.of("--json"));
-    LinearModel model = ModelFile.read(args.requiredPath("--model"));
-    Dataset test = DataFiles.read(args, args.requiredPath("--test"), model.columns(), model.classes());
-    Evaluation.Result r = Evaluation.evaluate(model, test, Kernels.get(), 5,
-        args.integer("--threads", Runtime.getRuntime().availableProcessors(), 1));
-    if (args.has("--json")) {
+  @Command(name = "evaluate", description = "Mean log-likelihood per example, accuracy and top-5 accuracy on a test set.")
+  static final class Evaluate implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(names = "--model", paramLabel = "FILE", required = true, description = "The model file.")
+    Path modelFile;
+
+    @Option(names = "--test", paramLabel = "FILE", required = true, description = "The test set.")
+    Path testFile;
+
+    @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+        description = "Worker threads (default: one per core).")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--json", description = "Print the scores as JSON.")
+    boolean json;
+
+    @Mixin
+    DataFiles data;
+
+    Evaluate(Largecat.Streams streams) {
+      this.out = streams.out();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      return evaluate(this, out);
+    }
+  }
+
+  @Command(name = "predict", description = "Per example, the K most probable classes as class:probability.")
+  static final class Predict implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(names = "--model", paramLabel = "FILE", required = true, description = "The model file.")
+    Path modelFile;
+
+    @Option(names = "--input", paramLabel = "FILE", required = true, description = "The examples (labels are ignored).")
+    Path inputFile;
+
+    @Option(names = "--top", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "5",
+        description = "Classes per example (default: ${DEFAULT-VALUE}).")
+    int top;
+
+    @Mixin
+    DataFiles data;
+
+    Predict(Largecat.Streams streams) {
+      this.out = streams.out();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      return predict(this, out);
+    }
+  }
+
+  private static int evaluate(Evaluate args, PrintStream out) throws IOException {
+    LinearModel model = ModelFile.read(args.modelFile);
+    Dataset test = args.data.read(args.testFile, model.columns(), model.classes());
+    Evaluation.Result r = Evaluation.evaluate(model, test, Kernels.get(), 5, args.threads);
+    if (args.json) {
       out.println(Json.line(new JsonOutputs.Evaluate(r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(),
           r.examples())));
     } else {
@@ -39,11 +91,10 @@ final class EvaluateCommand {
     return 0;
   }
 
-  static int predict(String[] rest, PrintStream out) throws IOException {
-    CommandLine args = new CommandLine("predict", rest, withData("--model", "--input", "--top"), List.of());
-    LinearModel model = ModelFile.read(args.requiredPath("--model"));
-    Dataset input = DataFiles.read(args, args.requiredPath("--input"), model.columns(), model.classes());
-    int top = Math.min(args.integer("--top", 5, 1), model.classes());
+  private static int predict(Predict args, PrintStream out) throws IOException {
+    LinearModel model = ModelFile.read(args.modelFile);
+    Dataset input = args.data.read(args.inputFile, model.columns(), model.classes());
+    int top = Math.min(args.top, model.classes());
     Predictor predictor = new Predictor(model, Kernels.get());
     double[] psi = new double[model.classes()];
     double[] logP = new double[model.classes()];
@@ -77,9 +128,5 @@ final class EvaluateCommand {
         size = Math.min(size + 1, best.length);
       }
     }
-  }
-
-  private static List<String> withData(String... names) {
-    return java.util.stream.Stream.concat(java.util.Arrays.stream(names), DataFiles.OPTIONS.stream()).toList();
   }
 }

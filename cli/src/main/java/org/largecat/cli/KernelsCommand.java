@@ -10,51 +10,64 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.largecat.kernel.BackendCatalog;
 import org.largecat.kernel.KernelFamily;
 import org.largecat.kernel.Kernels;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code largecat kernels}: the backend listing, and {@code eval} of functions on standard input. */
-final class KernelsCommand {
+@Command(name = "kernels", description = "Lists the backends, why any is unavailable, and auto's choice per family.",
+    subcommands = KernelsCommand.Eval.class)
+final class KernelsCommand implements Callable<Integer> {
   private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
-  private KernelsCommand() {}
+  private final Largecat.Streams streams;
 
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    if (args.length == 0) {
-      list(out);
-      return 0;
+  KernelsCommand(Largecat.Streams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Integer call() {
+    list(streams.out());
+    return 0;
+  }
+
+  /** {@code largecat kernels eval}. */
+  @Command(name = "eval", description = "Evaluates FUNCTION for each line of standard input (its inputs) and prints"
+      + " a line of its outputs, tab-separated.")
+  static final class Eval implements Callable<Integer> {
+    private final Largecat.Streams streams;
+
+    @Parameters(paramLabel = "FUNCTION", description = "The function; its columns are listed below.")
+    EvalFunction function;
+
+    @Option(names = "--backend", paramLabel = "NAME", description = "A backend to force (see 'largecat kernels').")
+    String backend;
+
+    Eval(Largecat.Streams streams) {
+      this.streams = streams;
     }
-    if (!args[0].equals("eval")) {
-      throw new Largecat.UsageException("unknown kernels subcommand '" + args[0] + "'");
+
+    @Spec
+    void listFunctions(CommandSpec spec) {
+      spec.usageMessage().footer("%nFUNCTION and its columns (inputs -> outputs):%n" + EvalFunction.usage());
     }
-    if (args.length < 2) {
-      throw new Largecat.UsageException("kernels eval needs a FUNCTION");
-    }
-    EvalFunction function = EvalFunction.byLabel(args[1]);
-    if (function == null) {
-      throw new Largecat.UsageException("unknown FUNCTION '" + args[1] + "'");
-    }
-    String backend = null;
-    for (int i = 2; i < args.length; i++) {
-      if (args[i].equals("--backend") && i + 1 < args.length) {
-        backend = args[++i].toLowerCase(Locale.ROOT);
-      } else {
-        throw new Largecat.UsageException("unexpected argument '" + args[i] + "'");
-      }
-    }
-    Kernels kernels;
-    try {
-      kernels = backend == null ? Kernels.get() : Kernels.of(backend);
+
+    @Override
+    public Integer call() {
+      Kernels kernels = backend == null ? Kernels.get() : Kernels.of(backend.toLowerCase(Locale.ROOT));
       if (backend != null) {
-        err.println("largecat: " + kernels.report(Kernels.catalog()));
+        streams.err().println("largecat: " + kernels.report(Kernels.catalog()));
       }
-    } catch (IllegalArgumentException e) {
-      err.println("largecat: " + e.getMessage());
-      return 2;
+      return eval(function, kernels, streams.in(), streams.out(), streams.err());
     }
-    return eval(function, kernels, in, out, err);
   }
 
   private static void list(PrintStream out) {

@@ -1,81 +1,90 @@
 package org.largecat.cli;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.util.Arrays;
-import org.largecat.bench.BenchRunner;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code largecat} command: dispatches to its subcommands. */
+/** The {@code largecat} command: its subcommands, their shared {@code --help} and {@code --version}, and the exit codes. */
+@Command(name = "largecat", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+    versionProvider = Largecat.Version.class,
+    description = "Training and evaluation for categorical distributions with many classes.",
+    subcommands = {KernelsCommand.class, BenchCommand.class, TrainCommand.class, TuneCommand.class,
+        EvaluateCommand.Evaluate.class, EvaluateCommand.Predict.class, DataCommand.class, CaviCommand.class,
+        ReproduceCommand.class, SynthCommand.class})
 public final class Largecat {
-  static final String USAGE = """
-      usage: largecat kernels                          list the backends, why any is unavailable, and auto's choice
-             largecat kernels eval FUNCTION [--backend NAME]
-                                                       evaluate one case per line of standard input
-             largecat bench [JMH options] [REGEX]      run the JMH suite, a fork per backend (e.g. -p backend=scalar,simd
-                                                       VectorOps; -rf json -rff FILE); stops at the first failure
-             largecat bench --profile short|full [--out FILE]
-                                                       a fixed selection, JSON to FILE (results/bench/PROFILE.json)
-                                                       and the machine's load to FILE.txt; short: ~6 min, for CI
-      """ + BenchCompareCommand.USAGE + TrainCommand.USAGE + TuneCommand.USAGE + EvaluateCommand.USAGE + DataCommand.USAGE + CaviCommand.USAGE + ReproduceCommand.USAGE + """
-             largecat synth simulate --users U --items I --choices K --latent d [--seed N] --out FILE [--truth MODEL]
-                                                       draw users from model (1) with a correlated Sigma
-             largecat synth fit --data FILE --latent d [--method vem|laplace|importance] --model OUT [--choices K]
-                                [--threads N] [--iterations T] [--tolerance EPS] [--seed N] [--init MODEL] [--samples S]
-                                [--embedding-steps N]
-                                                       fit model (1) by variational EM (Algorithm 1)
-             largecat synth generate --model FILE --users U --out FILE [--seed N]
-                                                       draw synthetic users from a fitted model
-             largecat synth report --real FILE --synthetic FILE [--json] [--truth MODEL --model MODEL]
-                                                       marginal TV, pairwise Cramer's V; Sigma against the truth
-      FUNCTION and its columns (inputs -> outputs):
-      """ + EvalFunction.usage();
-
   private Largecat() {}
+
+  /** The standard streams of one run: commands print to these, so that tests can run the command in process. */
+  record Streams(InputStream in, PrintStream out, PrintStream err) {}
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.in, System.out, System.err));
   }
 
-  /** Runs the command and returns its exit status: 0 done, 2 bad usage or bad input. */
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      (args.length == 0 ? err : out).print(USAGE);
-      return args.length == 0 ? 2 : 0;
-    }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+  /** Runs the command and returns its exit status: 0 done, 2 bad usage or bad input, else the command's own. */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    CommandLine command = commandLine(new Streams(in, out, err));
     try {
-      return switch (args[0]) {
-        case "kernels" -> KernelsCommand.run(rest, in, out, err);
-        case "train" -> TrainCommand.run(rest, out, err);
-        case "tune" -> TuneCommand.run(rest, out, err);
-        case "evaluate" -> EvaluateCommand.evaluate(rest, out);
-        case "predict" -> EvaluateCommand.predict(rest, out);
-        case "data" -> DataCommand.run(rest, out, err);
-        case "cavi" -> CaviCommand.run(rest, out, err);
-        case "reproduce" -> ReproduceCommand.run(rest, out, err);
-        case "synth" -> SynthCommand.run(rest, in, out, err);
-        case "bench" -> rest.length > 0 && rest[0].equals("compare")
-            ? BenchCompareCommand.run(Arrays.copyOfRange(rest, 1, rest.length), out)
-            : BenchRunner.run(rest, out, err);
-        default -> throw new UsageException("unknown command '" + args[0] + "'");
-      };
-    } catch (UsageException e) {
-      err.println("largecat: " + e.getMessage());
-      err.print(USAGE);
-      return 2;
-    } catch (java.io.IOException | IllegalArgumentException e) {
-      // Bad input files and bad values: the message names the file, line or argument.
-      err.println("largecat: " + e.getMessage());
-      return 2;
+      return command.execute(args);
+    } finally {
+      command.getOut().flush();
+      command.getErr().flush();
     }
   }
 
-  /** The command line itself is wrong. */
-  static final class UsageException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
+  /** The whole command tree, printing its help and errors to {@code streams}. */
+  static CommandLine commandLine(Streams streams) {
+    CommandLine command = new CommandLine(new Largecat(), new StreamsFactory(streams));
+    OptionTypes.registerLabels(command);
+    command.setOut(new PrintWriter(new OutputStreamWriter(streams.out(), streams.out().charset()), true));
+    command.setErr(new PrintWriter(new OutputStreamWriter(streams.err(), streams.err().charset()), true));
+    command.setParameterExceptionHandler((e, args) -> {
+      // One line that names the option and why, not the whole usage. picocli checks for missing
+      // options before unknown ones, but a misspelt option is the likelier cause of both.
+      CommandLine failed = e.getCommandLine();
+      String name = failed.getCommandSpec().qualifiedName();
+      String message = e instanceof CommandLine.MissingParameterException && !failed.getUnmatchedArguments().isEmpty()
+          ? "Unknown option: '" + failed.getUnmatchedArguments().getFirst() + "'" : e.getMessage();
+      failed.getErr().println(name + ": " + message);
+      failed.getErr().println("see '" + name + " --help'");
+      return failed.getCommandSpec().exitCodeOnInvalidInput();
+    });
+    command.setExecutionExceptionHandler((e, failed, parsed) -> {
+      if (e instanceof IOException || e instanceof IllegalArgumentException) {
+        // Bad input files and bad values: the message names the file, line or argument.
+        failed.getErr().println("largecat: " + e.getMessage());
+        return failed.getCommandSpec().exitCodeOnInvalidInput();
+      }
+      throw e;
+    });
+    return command;
+  }
 
-    UsageException(String message) {
-      super(message);
+  /** Creates the commands that print, handing them the run's streams; everything else as picocli would. */
+  private record StreamsFactory(Streams streams) implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> type) throws Exception {
+      try {
+        return type.getDeclaredConstructor(Streams.class).newInstance(streams);
+      } catch (NoSuchMethodException e) {
+        return CommandLine.defaultFactory().create(type);
+      }
+    }
+  }
+
+  /** The project version, which the build writes into {@code version.txt}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      try (InputStream in = Largecat.class.getResourceAsStream("version.txt")) {
+        return new String[] {"largecat " + new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()};
+      }
     }
   }
 }

@@ -3,7 +3,8 @@ package org.largecat.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
 import org.largecat.train.doublesum.DoubleSumOptions;
@@ -21,28 +22,139 @@ import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
-final class TrainCommand {
-  static final String USAGE = """
-             largecat train --train FILE [--test FILE] --method METHOD
-                            [--iterations T | --epochs E] [--batch B] [--sampled S] [--seed N] [--threads N]
-                            [--step adaptive|sgd] [--learning-rate X] [--ridge MU] [--sampling per-example|shared]
-                            [--sampling-power P] [--prior-variance V] [--init MODEL] [--scale-max] [--drop-unseen]
-                            [--model OUT] [--json] [--format xc|libsvm] [--feature-base 0|1] [--label-base 0|1]
-                                                       train; progress on standard error, a JSON summary with --json.
-                                                       METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax
-                                                       (A&R; adaptive step), nce, is (n = --batch 100, m = --sampled 5),
-                                                       sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch
-                                                       (n = --batch 5, m = --sampled 5); the last seven plain SGD x0.9
-                                                       per epoch; --ridge is the double-sum methods' mu (default 0);
-                                                       --prior-variance the others' N(0, V) prior (MAP)
-      """;
-  static final List<String> VALUED = List.of("--train", "--test", "--method", "--iterations", "--epochs",
-      "--batch", "--sampled", "--seed", "--threads", "--step", "--learning-rate", "--ridge", "--sampling", "--sampling-power",
-      "--prior-variance", "--init", "--model", "--format", "--feature-base", "--label-base");
+@Command(name = "train", description = {
+    "Trains a model; progress on standard error, a JSON summary with --json.",
+    "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax (A&R; adaptive step), nce, is (n = --batch 100,"
+        + " m = --sampled 5), sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch (n = --batch 5,"
+        + " m = --sampled 5); the last seven plain SGD x0.9 per epoch."})
+final class TrainCommand implements Callable<Integer> {
+  private final Largecat.Streams streams;
 
-  private TrainCommand() {}
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  Shared shared;
+
+  @Mixin
+  DataFiles data;
+
+  @Option(names = "--test", paramLabel = "FILE", description = "A test set to score the model on.")
+  Path testFile;
+
+  @Option(names = "--iterations", paramLabel = "T", converter = OptionTypes.Count.class,
+      description = "Steps to take, instead of --epochs.")
+  Integer iterations;
+
+  @Option(names = "--epochs", paramLabel = "E", converter = OptionTypes.Count.class, defaultValue = "5",
+      description = "Passes over the training set (default: ${DEFAULT-VALUE}).")
+  int epochs;
+
+  @Option(names = "--step", paramLabel = "adaptive|sgd",
+      description = "A&R's adaptive schedule (the A&R methods' default) or plain SGD x0.9 per epoch.")
+  Step step;
+
+  @Option(names = "--learning-rate", paramLabel = "X", converter = OptionTypes.PositiveNumber.class,
+      description = "The initial step size (default: the method's).")
+  Double learningRate;
+
+  @Option(names = "--sampling", paramLabel = "per-example|shared", defaultValue = "per-example",
+      description = "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
+  Sampling sampling;
+
+  @Option(names = "--sampling-power", paramLabel = "P", converter = OptionTypes.PositiveNumber.class,
+      description = "Sample classes by frequency^P (default: uniformly).")
+  double samplingPower;
+
+  @Option(names = "--prior-variance", paramLabel = "V", converter = OptionTypes.NonNegativeNumber.class,
+      defaultValue = "0", description = "A N(0, V) prior on the weights, MAP (default: ${DEFAULT-VALUE}, maximum likelihood).")
+  double priorVariance;
+
+  @Option(names = "--init", paramLabel = "MODEL", description = "A saved model to start from.")
+  Path init;
+
+  @Option(names = "--scale-max", description = "Divide each feature by its largest absolute value in training.")
+  boolean scaleMax;
+
+  @Option(names = "--drop-unseen", description = "Drop the test examples whose class never occurs in training.")
+  boolean dropUnseen;
+
+  @Option(names = "--model", paramLabel = "OUT", description = "Where to write the trained model.")
+  Path modelFile;
+
+  @Option(names = "--json", description = "Print a JSON summary.")
+  boolean json;
+
+  TrainCommand(Largecat.Streams streams) {
+    this.streams = streams;
+  }
+
+  enum Step { ADAPTIVE, SGD }
+
+  /**
+   * The options train and tune share, and the trainer they make: {@code --ridge} is the double-sum
+   * methods' mu, the others take no ridge.
+   */
+  static final class Shared {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    @Option(names = "--train", paramLabel = "FILE", required = true, description = "The training set.")
+    Path trainFile;
+
+    @Option(names = "--method", paramLabel = "METHOD", required = true, description = "The training method.")
+    Method method;
+
+    @Option(names = "--batch", paramLabel = "B", converter = OptionTypes.Count.class,
+        description = "Examples per step, n (default: the method's).")
+    Integer batch;
+
+    @Option(names = "--sampled", paramLabel = "S", converter = OptionTypes.Count.class,
+        description = "Classes sampled per step, m (default: the method's).")
+    Integer sampled;
+
+    @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
+    Long seed;
+
+    @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+        description = "Worker threads (default: one per core).")
+    Integer threads;
+
+    @Option(names = "--ridge", paramLabel = "MU", converter = OptionTypes.PositiveNumber.class,
+        description = "The double-sum methods' mu (default: 0).")
+    Double ridge;
+
+    /** {@code defaults} with the sizes, seed and threads given. */
+    TrainingOptions apply(TrainingOptions defaults) {
+      return defaults
+          .withBatch(Objects.requireNonNullElse(batch, defaults.batch()), Objects.requireNonNullElse(sampled, defaults.sampled()))
+          .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
+          .withThreads(Objects.requireNonNullElse(threads, defaults.threads()));
+    }
+
+    /** The trainer of {@code options}, with {@code --ridge} for the double-sum methods. */
+    Trainer trainer(Dataset train, LinearModel model, TrainingOptions options, Kernels kernels) {
+      if (!options.method().isDoubleSum()) {
+        if (ridge != null) {
+          throw new ParameterException(command.commandLine(), "--ridge applies to the double-sum methods only");
+        }
+        return Trainers.create(train, model, options, kernels);
+      }
+      DoubleSumOptions doubleSum = DoubleSumOptions.from(options);
+      if (ridge != null) {
+        doubleSum = doubleSum.withRidge(ridge);
+      }
+      return DoubleSumTrainers.create(train, model, doubleSum, kernels);
+    }
+  }
 
   /**
    * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ =
@@ -50,43 +162,40 @@ final class TrainCommand {
    * the double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default
    * {@link TrainingOptions#defaultSgdLearningRate}.
    */
-  private static StepSizeSchedule stepSize(CommandLine args, Method method) {
+  private StepSizeSchedule stepSize(Method method) {
     StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
     boolean sgdOnly = method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
-    return switch (args.string("--step", sgdOnly ? "sgd" : "adaptive")) {
-      case "adaptive" -> {
+    return switch (Objects.requireNonNullElse(step, sgdOnly ? Step.SGD : Step.ADAPTIVE)) {
+      case ADAPTIVE -> {
         if (sgdOnly) {
-          throw args.usage(method.label() + " runs plain SGD (--step sgd)");
+          throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
-        yield new StepSizeSchedule.Adaptive(args.positive("--learning-rate", paper.rho0()), paper.decay(),
+        yield new StepSizeSchedule.Adaptive(Objects.requireNonNullElse(learningRate, paper.rho0()), paper.decay(),
             paper.every(), paper.smoothing());
       }
-      case "sgd" -> new StepSizeSchedule.Sgd(args.positive("--learning-rate",
+      case SGD -> new StepSizeSchedule.Sgd(Objects.requireNonNullElse(learningRate,
           TrainingOptions.defaultSgdLearningRate(method)), 0.9);
-      default -> throw args.usage("--step must be adaptive or sgd");
     };
   }
 
   /** The training options of {@code method} from the command line. */
-  static TrainingOptions options(CommandLine args, Method method) {
-    TrainingOptions defaults = TrainingOptions.defaults(method);
-    Sampling sampling;
-    try {
-      sampling = Sampling.byLabel(args.string("--sampling", Sampling.PER_EXAMPLE.label()));
-    } catch (IllegalArgumentException e) {
-      throw args.usage(e.getMessage());
+  private TrainingOptions options(Method method) {
+    if (method.isDoubleSum() && (given("--sampling") || given("--prior-variance"))) {
+      throw usage("--sampling and --prior-variance apply to the sampled-bound methods, not " + method.label());
     }
-    if (method.isDoubleSum() && (args.has("--sampling") || args.has("--prior-variance"))) {
-      throw args.usage("--sampling and --prior-variance apply to the sampled-bound methods, not " + method.label());
-    }
-    return defaults
-        .withBatch(args.integer("--batch", defaults.batch(), 1), args.integer("--sampled", defaults.sampled(), 1))
-        .withSeed(args.longValue("--seed", defaults.seed()))
-        .withThreads(args.integer("--threads", defaults.threads(), 1))
-        .withSamplingPower(args.has("--sampling-power") ? args.positive("--sampling-power", 0) : 0)
-        .withStepSize(stepSize(args, method))
+    return shared.apply(TrainingOptions.defaults(method))
+        .withSamplingPower(samplingPower)
+        .withStepSize(stepSize(method))
         .withSampling(sampling)
-        .withPriorVariance(args.number("--prior-variance", 0));
+        .withPriorVariance(priorVariance);
+  }
+
+  private boolean given(String option) {
+    return spec.commandLine().getParseResult().hasMatchedOption(option);
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
   }
 
   /** A saved model to go on from ({@code --init}); local parameters start afresh. */
@@ -100,42 +209,22 @@ final class TrainCommand {
     return model;
   }
 
-  /** The trainer of {@code options}, with {@code --ridge} for the double-sum methods. */
-  static Trainer trainer(CommandLine args, Dataset train, LinearModel model, TrainingOptions options, Kernels kernels) {
-    if (!options.method().isDoubleSum()) {
-      if (args.has("--ridge")) {
-        throw args.usage("--ridge applies to the double-sum methods only");
-      }
-      return Trainers.create(train, model, options, kernels);
+  @Override
+  public Integer call() throws IOException {
+    PrintStream out = streams.out();
+    PrintStream err = streams.err();
+    Method method = shared.method;
+    if (iterations != null && given("--epochs")) {
+      throw usage("give --iterations or --epochs, not both");
     }
-    DoubleSumOptions doubleSum = DoubleSumOptions.from(options);
-    if (args.has("--ridge")) {
-      doubleSum = doubleSum.withRidge(args.positive("--ridge", 0));
-    }
-    return DoubleSumTrainers.create(train, model, doubleSum, kernels);
-  }
-
-  /** The method named by {@code --method}. */
-  static Method method(CommandLine args) {
-    try {
-      return Method.byLabel(args.string("--method", ""));
-    } catch (IllegalArgumentException e) {
-      throw args.usage(e.getMessage());
-    }
-  }
-
-  static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
-    CommandLine args = new CommandLine("train", rest, VALUED, List.of("--json", "--scale-max", "--drop-unseen"));
-    Method method = method(args);
-    Dataset train = DataFiles.read(args, args.requiredPath("--train"), -1, -1);
-    Path testFile = args.path("--test");
-    Dataset test = testFile == null ? null : DataFiles.read(args, testFile, train.columns(), train.classes());
-    if (test != null && args.has("--drop-unseen")) {
+    Dataset train = data.read(shared.trainFile, -1, -1);
+    Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
+    if (test != null && dropUnseen) {
       int before = test.rows();
       test = Preprocessing.dropUnseenClasses(train, test);
       err.printf("train: dropped %d of %d test examples whose class never occurs in training%n", before - test.rows(), before);
     }
-    if (args.has("--scale-max")) {
+    if (scaleMax) {
       if (test == null) {
         train = new Dataset(train.features().scaleColumns(train.features().columnMaxAbs()), train.labels(), train.classes());
       } else {
@@ -144,28 +233,22 @@ final class TrainCommand {
         test = scaled[1];
       }
     }
-    TrainingOptions options = options(args, method);
+    TrainingOptions options = options(method);
     Kernels kernels = Kernels.get();
-    Path init = args.path("--init");
     LinearModel model = init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
     boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
         train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
         onePair ? 1 : options.batch(), onePair ? 1 : options.sampled(), options.threads());
-    if (args.has("--iterations") && args.has("--epochs")) {
-      throw args.usage("give --iterations or --epochs, not both");
-    }
     TrainingRun run;
-    try (Trainer trainer = trainer(args, train, model, options, kernels)) {
+    try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
       int perEpoch = trainer.iterationsPerEpoch();
-      int iterations = args.has("--iterations") ? args.integer("--iterations", 1, 1) : perEpoch * args.integer("--epochs", 5, 1);
-      run = TrainingRun.run(trainer, iterations, 2, (t, total, bound, seconds) -> err.printf(
+      run = TrainingRun.run(trainer, iterations != null ? iterations : perEpoch * epochs, 2, (t, total, bound, seconds) -> err.printf(
           "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, total, t / (double) perEpoch, bound, t / seconds));
     } catch (TrainingDivergedException e) {
       err.println("largecat: train: " + e.getMessage());
       return 1;
     }
-    Path modelFile = args.path("--model");
     if (modelFile != null) {
       ModelFile.write(model, modelFile);
       err.println("train: model written to " + modelFile);
@@ -174,7 +257,7 @@ final class TrainCommand {
     JsonOutputs.Train summary = new JsonOutputs.Train(method.label(), kernels.describeChoice(), run.iterations(),
         run.seconds(), run.secondsPerEpoch(), run.lastEpochBound(), scores == null ? null : scores.meanLogLikelihood(),
         scores == null ? null : scores.accuracy(), scores == null ? null : scores.topKAccuracy());
-    if (args.has("--json")) {
+    if (json) {
       out.println(Json.line(summary));
     } else {
       out.printf("%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",

@@ -4,48 +4,66 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
+import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code largecat tune}: the learning-rate search of unbiased-scalable-softmax §4.1 ({@link LearningRateSearch})
  * of the plain SGD schedule (×0.9 per epoch), for any method.
  */
-final class TuneCommand {
-  static final String USAGE = """
-             largecat tune --train FILE --method METHOD [--fraction 0.1] [--epochs 50] [--batch B] [--sampled S]
-                           [--ridge MU] [--seed N] [--threads N] [--json] [--format ...]
-                                                       the learning-rate search of unbiased-scalable-softmax 4.1:
-                                                       10^-3..10^3 on a fraction of the data, the best log-loss kept
-      """;
-  private static final List<String> OPTIONS = List.of("--train", "--method", "--fraction", "--epochs", "--batch",
-      "--sampled", "--ridge", "--seed", "--threads");
+@Command(name = "tune", description = {"The learning-rate search of unbiased-scalable-softmax 4.1: plain SGD at"
+    + " 10^-3..10^3 on a fraction of the data, the best training log-loss kept."})
+final class TuneCommand implements Callable<Integer> {
+  private final Largecat.Streams streams;
 
-  private TuneCommand() {}
+  @Mixin
+  TrainCommand.Shared shared;
 
-  static int run(String[] rest, PrintStream out, PrintStream err) throws IOException {
-    CommandLine args = new CommandLine("tune", rest, withData(OPTIONS), List.of("--json"));
-    Method method = TrainCommand.method(args);
-    double fraction = args.positive("--fraction", 0.1);
-    int epochs = args.integer("--epochs", 50, 1);
-    Dataset full = DataFiles.read(args, args.requiredPath("--train"), -1, -1);
+  @Mixin
+  DataFiles data;
+
+  @Option(names = "--fraction", paramLabel = "F", converter = OptionTypes.PositiveNumber.class, defaultValue = "0.1",
+      description = "The fraction of the training set to search on (default: ${DEFAULT-VALUE}).")
+  double fraction;
+
+  @Option(names = "--epochs", paramLabel = "E", converter = OptionTypes.Count.class, defaultValue = "50",
+      description = "Epochs per learning rate (default: ${DEFAULT-VALUE}).")
+  int epochs;
+
+  @Option(names = "--json", description = "Print the results as JSON.")
+  boolean json;
+
+  TuneCommand(Largecat.Streams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    PrintStream out = streams.out();
+    PrintStream err = streams.err();
+    Method method = shared.method;
+    Dataset full = data.read(shared.trainFile, -1, -1);
     Kernels kernels = Kernels.get();
-    int threads = TrainCommand.options(args, method).threads();
+    TrainingOptions common = shared.apply(TrainingOptions.defaults(method));
+    int threads = common.threads();
     err.printf("tune: %s, %d epochs per learning rate on %.0f%% of %d examples%n", method.label(), epochs,
         100 * fraction, full.rows());
-    LearningRateSearch.Result result = LearningRateSearch.search(full, fraction, epochs, args.longValue("--seed", 1),
+    LearningRateSearch.Result result = LearningRateSearch.search(full, fraction, epochs, common.seed(),
         kernels, threads, (subset, rate) -> {
-          CommandLine withRate = new CommandLine("tune", withLearningRate(rest, rate), withData(withRateOption()),
-              List.of("--json"));
-          TrainingOptions options = TrainCommand.options(withRate, method);
+          TrainingOptions options = common.withStepSize(new StepSizeSchedule.Sgd(rate, 0.9));
           LinearModel model = Trainers.initialModel(subset, options);
-          return new LearningRateSearch.Run(model, TrainCommand.trainer(withRate, subset, model, options, kernels));
+          return new LearningRateSearch.Run(model, shared.trainer(subset, model, options, kernels));
         });
     List<JsonOutputs.RateResult> table = new ArrayList<>();
     for (int g = 0; g < result.learningRates().length; g++) {
@@ -54,33 +72,11 @@ final class TuneCommand {
           Double.isFinite(loss) ? String.format("%.6g", loss) : "overflow");
       table.add(new JsonOutputs.RateResult(result.learningRates()[g], loss));
     }
-    if (args.has("--json")) {
+    if (json) {
       out.println(Json.line(new JsonOutputs.Tune(method.label(), result.rows(), result.best(), table)));
     } else {
       out.printf("%s: best learning rate %g on %d examples%n", method.label(), result.best(), result.rows());
     }
     return 0;
-  }
-
-  private static String[] withLearningRate(String[] rest, double rate) {
-    String[] extended = java.util.Arrays.copyOf(rest, rest.length + 4);
-    extended[rest.length] = "--step";
-    extended[rest.length + 1] = "sgd";
-    extended[rest.length + 2] = "--learning-rate";
-    extended[rest.length + 3] = Double.toString(rate);
-    return extended;
-  }
-
-  private static List<String> withRateOption() {
-    List<String> all = new ArrayList<>(OPTIONS);
-    all.add("--step");
-    all.add("--learning-rate");
-    return all;
-  }
-
-  private static List<String> withData(List<String> names) {
-    List<String> all = new ArrayList<>(names);
-    all.addAll(DataFiles.OPTIONS);
-    return all;
   }
 }

@@ -23,13 +23,11 @@ class CaviCommandTest {
   }
 
   private void synth(double sigmaHigh) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = CbSynthCommand.run(new String[] {"--classes", "3", "--covariates", "6", "--rows", "1000",
+    CommandRun r = CommandRun.of("data", "synth", "cb", "--classes", "3", "--covariates", "6", "--rows", "1000",
         "--sigma-high", Double.toString(sigmaHigh), "--seed", "4", "--out", dir.resolve("train.txt").toString(),
-        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString()},
-        new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
-    assertEquals(0, status);
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("wrote 800 training rows and 200 test rows"));
+        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("wrote 800 training rows and 200 test rows"), r.out());
     assertEquals(200, Files.readAllLines(dir.resolve("truth.txt")).size());
   }
 
@@ -61,13 +59,13 @@ class CaviCommandTest {
     assertEquals(2, r.status());
     assertTrue(r.err().contains("unknown link 'cloglog'; one of probit, logit"), r.err());
     r = cavi("cavi", "--link", "probit");
-    assertTrue(r.err().contains("--train is required"), r.err());
+    assertTrue(r.err().contains("Missing required option: '--train=FILE'"), r.err());
     r = cavi("cavi", "--train", dir.resolve("missing.txt").toString(), "--link", "probit");
     assertEquals(2, r.status());
     assertTrue(r.err().startsWith("largecat cavi: "), r.err());
     r = cavi("cavi", "--train", "x", "--link", "probit", "--iterations", "zero");
-    assertTrue(r.err().contains("--iterations 'zero' is not an integer"), r.err());
+    assertTrue(r.err().contains("'--iterations': 'zero' is not an integer"), r.err());
     r = cavi("cavi", "--train", "x", "--link", "probit", "--prior-variance", "0");
-    assertTrue(r.err().contains("--prior-variance 0 must be a positive finite number"), r.err());
+    assertTrue(r.err().contains("'--prior-variance': 0 must be a positive finite number"), r.err());
   }
 }

@@ -34,7 +34,7 @@ class ReproduceCommandTest {
     assertTrue(sampling.err().contains("unknown sampling 'sometimes'; one of per-example, shared"), sampling.err());
     CommandRun iterations = CommandRun.of("reproduce", "ar-linear", "--iterations", "0");
     assertEquals(2, iterations.status());
-    assertTrue(iterations.err().contains("--iterations 0 must be >= 1"), iterations.err());
+    assertTrue(iterations.err().contains("'--iterations': 0 must be >= 1"), iterations.err());
   }
 
   @Test

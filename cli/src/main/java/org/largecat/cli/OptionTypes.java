@@ -1,0 +1,121 @@
+package org.largecat.cli;
+
+import java.util.Locale;
+import java.util.function.Function;
+import org.largecat.bench.BenchProfile;
+import org.largecat.cb.Link;
+import org.largecat.data.TextFormat;
+import org.largecat.experiments.Experiment;
+import org.largecat.synth.VariationalEm;
+import org.largecat.train.Method;
+import org.largecat.train.Sampling;
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * How option values are read: the library's named choices by their labels, and numbers in the range
+ * an option allows. A value that does not fit is a usage error that says why.
+ */
+final class OptionTypes {
+  private OptionTypes() {}
+
+  /** Teaches {@code command} and its subcommands to read the library's named choices. */
+  static void registerLabels(CommandLine command) {
+    command.registerConverter(Method.class, label(Method::byLabel));
+    command.registerConverter(Sampling.class, label(Sampling::byLabel));
+    command.registerConverter(Link.class, label(s -> Link.byLabel(s.toLowerCase(Locale.ROOT))));
+    command.registerConverter(VariationalEm.Method.class, label(VariationalEm.Method::parse));
+    command.registerConverter(Experiment.class, label(Experiment::byLabel));
+    command.registerConverter(BenchProfile.class, label(BenchProfile::byLabel));
+    command.registerConverter(EvalFunction.class, label(EvalFunction::byLabel));
+    command.registerConverter(TextFormat.class, label(s -> switch (s) {
+      case "xc" -> TextFormat.EXTREME_CLASSIFICATION;
+      case "libsvm" -> TextFormat.LIBSVM;
+      default -> throw new IllegalArgumentException("'" + s + "' is not xc or libsvm");
+    }));
+  }
+
+  private static <T> ITypeConverter<T> label(Function<String, T> byLabel) {
+    return value -> {
+      try {
+        return byLabel.apply(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    };
+  }
+
+  /** An integer ≥ 1. */
+  static final class Count implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return atLeast(value, 1);
+    }
+  }
+
+  /** An integer ≥ 0. */
+  static final class NonNegativeInteger implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return atLeast(value, 0);
+    }
+  }
+
+  /** A finite number > 0. */
+  static final class PositiveNumber implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String value) {
+      double parsed = number(value);
+      if (!(parsed > 0 && parsed < Double.POSITIVE_INFINITY)) {
+        throw new TypeConversionException(value + " must be a positive finite number");
+      }
+      return parsed;
+    }
+  }
+
+  /** A finite number ≥ 0. */
+  static final class NonNegativeNumber implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String value) {
+      double parsed = number(value);
+      if (!(parsed >= 0 && parsed < Double.POSITIVE_INFINITY)) {
+        throw new TypeConversionException(value + " must be finite and >= 0");
+      }
+      return parsed;
+    }
+  }
+
+  /** A finite ratio > 1. */
+  static final class RatioAboveOne implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String value) {
+      double parsed = number(value);
+      if (!(parsed > 1 && parsed < Double.POSITIVE_INFINITY)) {
+        throw new TypeConversionException(value + " must be a number > 1 (a ratio of times)");
+      }
+      return parsed;
+    }
+  }
+
+  private static int atLeast(String value, int min) {
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("'" + value + "' is not an integer");
+    }
+    if (parsed < min) {
+      throw new TypeConversionException(value + " must be >= " + min);
+    }
+    return parsed;
+  }
+
+  private static double number(String value) {
+    try {
+      return Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("'" + value + "' is not a number");
+    }
+  }
+}
