@@ -90,23 +90,10 @@ final class CaviCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     CaviOptions options = new CaviOptions(link, diagonal, iterations, tolerance, threads);
-    Dataset train;
-    Dataset test;
-    double[] truth = null;
-    try {
-      train = read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
-      test = testFile != null ? read(testFile,
-          ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION).withShape(train.columns(), train.classes())) : train;
-      if (truthFile != null) {
-        truth = readTruth(truthFile, test.rows(), test.classes());
-      }
-    } catch (DataFileException | IllegalArgumentException e) {
-      err.println("largecat cavi: " + e.getMessage());
-      return 2;
-    } catch (java.nio.file.NoSuchFileException e) {
-      err.println("largecat cavi: no such file " + e.getFile());
-      return 2;
-    }
+    Dataset train = read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
+    Dataset test = testFile != null ? read(testFile,
+        ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION).withShape(train.columns(), train.classes())) : train;
+    double[] truth = truthFile != null ? readTruth(truthFile, test.rows(), test.classes()) : null;
     Kernels kernels = Kernels.get();
     GaussianPrior prior = GaussianPrior.isotropic(train.columns() + 1, priorVariance);
     long start = System.nanoTime();

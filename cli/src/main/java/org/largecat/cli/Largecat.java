@@ -58,7 +58,7 @@ public final class Largecat {
     command.setExecutionExceptionHandler((e, failed, parsed) -> {
       if (e instanceof IOException || e instanceof IllegalArgumentException) {
         // Bad input files and bad values: the message names the file, line or argument.
-        failed.getErr().println("largecat: " + e.getMessage());
+        failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": " + e.getMessage());
         return failed.getCommandSpec().exitCodeOnInvalidInput();
       }
       throw e;

@@ -43,8 +43,8 @@ final class SynthCommand {
       @Option(names = "--seed", paramLabel = "N", defaultValue = "1") long seed,
       @Option(names = "--out", paramLabel = "FILE", required = true) Path file,
       @Option(names = "--truth", paramLabel = "MODEL", description = "Where to write the true model.") Path truthFile)
-      throws InterruptedException {
-    return reported("simulate", () -> simulate(users, items, choices, latent, seed, file, truthFile, streams.out()));
+      throws IOException, InterruptedException {
+    return simulate(users, items, choices, latent, seed, file, truthFile, streams.out());
   }
 
   @Command(name = "fit", description = "Fits model (1) by variational EM (Algorithm 1), or Laplace, importance"
@@ -69,14 +69,12 @@ final class SynthCommand {
       @Option(names = "--init", paramLabel = "MODEL", description = "A fitted model to start from.") Path init,
       @Option(names = "--embedding-steps", paramLabel = "N", converter = OptionTypes.Count.class, defaultValue = "3",
           description = "Newton steps on each item's B_i per M-step (default: ${DEFAULT-VALUE}).") int embeddingSteps)
-      throws InterruptedException {
-    return reported("fit", () -> {
-      ChoiceData data = ChoiceData.read(dataFile, choices == null ? 0 : choices);
-      VariationalEm.Options options = new VariationalEm.Options(latent, method,
-          threads == null ? Runtime.getRuntime().availableProcessors() : threads, iterations, tolerance, seed,
-          embeddingSteps, samples == null ? method.defaultSamples() : samples);
-      return fit(data, options, init, modelFile, streams.out());
-    });
+      throws IOException, InterruptedException {
+    ChoiceData data = ChoiceData.read(dataFile, choices == null ? 0 : choices);
+    VariationalEm.Options options = new VariationalEm.Options(latent, method,
+        threads == null ? Runtime.getRuntime().availableProcessors() : threads, iterations, tolerance, seed,
+        embeddingSteps, samples == null ? method.defaultSamples() : samples);
+    return fit(data, options, init, modelFile, streams.out());
   }
 
   @Command(name = "generate", description = "Draws synthetic users from a fitted model.")
@@ -84,8 +82,8 @@ final class SynthCommand {
       @Option(names = "--model", paramLabel = "FILE", required = true) Path modelFile,
       @Option(names = "--users", paramLabel = "U", required = true, converter = OptionTypes.Count.class) int users,
       @Option(names = "--out", paramLabel = "FILE", required = true) Path file,
-      @Option(names = "--seed", paramLabel = "N", defaultValue = "1") long seed) throws InterruptedException {
-    return reported("generate", () -> generate(modelFile, users, file, seed, streams.out()));
+      @Option(names = "--seed", paramLabel = "N", defaultValue = "1") long seed) throws IOException, InterruptedException {
+    return generate(modelFile, users, file, seed, streams.out());
   }
 
   @Command(name = "report", description = "Marginal TV and pairwise Cramer's V of synthetic against real users;"
@@ -96,33 +94,13 @@ final class SynthCommand {
       @Option(names = "--json", description = "Print the report as JSON.") boolean asJson,
       @Option(names = "--truth", paramLabel = "MODEL", description = "The true model.") Path truthFile,
       @Option(names = "--model", paramLabel = "MODEL", description = "The fitted model.") Path modelFile)
-      throws InterruptedException {
+      throws IOException, InterruptedException {
     if ((truthFile != null) != (modelFile != null)) {
       throw new ParameterException(spec.subcommands().get("report"), "give both --truth and --model, or neither");
     }
-    return reported("report", () -> report(realFile, syntheticFile, asJson, truthFile, modelFile, streams.out()));
+    return report(realFile, syntheticFile, asJson, truthFile, modelFile, streams.out());
   }
 
-  /** Runs a subcommand; bad input files and values are reported with its name and exit status 2. */
-  private int reported(String subcommand, Body body) throws InterruptedException {
-    PrintStream err = streams.err();
-    try {
-      return body.run();
-    } catch (IllegalArgumentException e) {
-      err.println("largecat synth " + subcommand + ": " + e.getMessage());
-      return 2;
-    } catch (NoSuchFileException e) {
-      err.println("largecat synth " + subcommand + ": " + e.getFile() + ": no such file");
-      return 2;
-    } catch (IOException e) {
-      err.println("largecat synth " + subcommand + ": " + e);
-      return 2;
-    }
-  }
-
-  private interface Body {
-    int run() throws IOException, InterruptedException;
-  }
 
   private static int simulate(int users, int items, int choices, int latent, long seed, Path file, Path truthFile,
       PrintStream out) throws IOException {
