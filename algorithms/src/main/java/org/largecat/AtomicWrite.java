@@ -27,21 +27,30 @@ public final class AtomicWrite {
     void writeTo(OutputStream out) throws IOException;
   }
 
-  /** Writes {@code content} to {@code target}, replacing it only once the whole content is on disk. */
+  /**
+   * Writes {@code content} to {@code target}, replacing it only once the whole content is on disk.
+   */
   public static void write(Path target, Content content) throws IOException {
     checkWritable(target);
     Path directory = target.toAbsolutePath().getParent();
-    Path temporary = directory.resolve("." + target.getFileName() + "."
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+    Path temporary =
+        directory.resolve(
+            "."
+                + target.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".tmp");
     try {
-      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      try (FileChannel channel =
+              FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
           OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16)) {
         content.writeTo(out);
         out.flush();
         channel.force(true);
       }
       try {
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
       }
@@ -60,16 +69,21 @@ public final class AtomicWrite {
   }
 
   /**
-   * Refuses, before any work is done, a target that could not be written: its directory is missing or
-   * not writable, or the target is a directory or a read-only file.
+   * Refuses, before any work is done, a target that could not be written: its directory is missing
+   * or not writable, or the target is a directory or a read-only file.
    */
   public static void checkWritable(Path target) throws IOException {
     Path directory = target.toAbsolutePath().getParent();
     if (!Files.isDirectory(directory)) {
-      throw new IOException(target + ": cannot write: the directory " + directory + " does not exist; create it first");
+      throw new IOException(
+          target
+              + ": cannot write: the directory "
+              + directory
+              + " does not exist; create it first");
     }
     if (!Files.isWritable(directory)) {
-      throw new IOException(target + ": cannot write: the directory " + directory + " is not writable");
+      throw new IOException(
+          target + ": cannot write: the directory " + directory + " is not writable");
     }
     if (Files.isDirectory(target)) {
       throw new IOException(target + ": cannot write: it is a directory; give a file name");

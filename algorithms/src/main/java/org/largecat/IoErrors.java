@@ -15,21 +15,25 @@ public final class IoErrors {
   private IoErrors() {}
 
   /**
-   * {@code e} as an IOException whose message is "FILE: ACTION: why"; one that already starts with the
-   * file's name is returned as it is.
+   * {@code e} as an IOException whose message is "FILE: ACTION: why"; one that already starts with
+   * the file's name is returned as it is.
    */
   public static IOException explain(Path file, String action, IOException e) {
     String message = e.getMessage();
-    if (message != null && message.startsWith(file.toString()) && !(e instanceof FileSystemException)) {
+    if (message != null
+        && message.startsWith(file.toString())
+        && !(e instanceof FileSystemException)) {
       return e;
     }
-    String why = switch (e) {
-      case NoSuchFileException x -> "it does not exist";
-      case AccessDeniedException x -> "permission denied";
-      case CharacterCodingException x -> "it is not UTF-8 text (a binary or compressed file?)";
-      case FileSystemException x -> x.getReason() == null ? String.valueOf(message) : x.getReason();
-      default -> message == null ? e.toString() : message;
-    };
+    String why =
+        switch (e) {
+          case NoSuchFileException x -> "it does not exist";
+          case AccessDeniedException x -> "permission denied";
+          case CharacterCodingException x -> "it is not UTF-8 text (a binary or compressed file?)";
+          case FileSystemException x ->
+              x.getReason() == null ? String.valueOf(message) : x.getReason();
+          default -> message == null ? e.toString() : message;
+        };
     return new IOException(file + ": " + action + ": " + why, e);
   }
 }

@@ -3,8 +3,8 @@ package org.largecat;
 import java.util.Locale;
 
 /**
- * Refuses an allocation that cannot fit in the heap before it is attempted, so that a large shape in
- * a header or on the command line is an error that gives the sizes and the fix, not an
+ * Refuses an allocation that cannot fit in the heap before it is attempted, so that a large shape
+ * in a header or on the command line is an error that gives the sizes and the fix, not an
  * OutOfMemoryError after minutes of work.
  */
 public final class MemoryBudget {
@@ -19,8 +19,13 @@ public final class MemoryBudget {
    */
   public static int arrayLength(long count, int bytesEach, String what) {
     if (count < 0 || count > MAX_ARRAY_LENGTH) {
-      throw new IllegalArgumentException(what + ": " + count + " elements, more than a Java array holds ("
-          + MAX_ARRAY_LENGTH + ")");
+      throw new IllegalArgumentException(
+          what
+              + ": "
+              + count
+              + " elements, more than a Java array holds ("
+              + MAX_ARRAY_LENGTH
+              + ")");
     }
     require(count * bytesEach, what);
     return (int) count;
@@ -30,14 +35,19 @@ public final class MemoryBudget {
   public static void require(long bytes, String what) {
     long heap = Runtime.getRuntime().maxMemory();
     if (bytes > heap) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "%s: %s needed, more than the %s heap; give the JVM more (LARGECAT_JAVA_OPTS=-Xmx...) or use a smaller shape",
-          what, size(bytes), size(heap)));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "%s: %s needed, more than the %s heap; give the JVM more (LARGECAT_JAVA_OPTS=-Xmx...) or use a smaller shape",
+              what,
+              size(bytes),
+              size(heap)));
     }
   }
 
   private static String size(long bytes) {
-    return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30))
+    return bytes >= 1L << 30
+        ? String.format(Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30))
         : String.format(Locale.ROOT, "%.1f MB", bytes / (double) (1L << 20));
   }
 }

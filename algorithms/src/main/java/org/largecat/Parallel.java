@@ -13,9 +13,11 @@ public final class Parallel {
 
   /**
    * Returns the tasks' results in order. A task's unchecked exception is rethrown as it was (a
-   * checked one wrapped); an interrupt while waiting restores the flag and fails naming {@code what}.
+   * checked one wrapped); an interrupt while waiting restores the flag and fails naming {@code
+   * what}.
    */
-  public static <T> List<T> invokeAll(ExecutorService pool, List<? extends Callable<T>> tasks, String what) {
+  public static <T> List<T> invokeAll(
+      ExecutorService pool, List<? extends Callable<T>> tasks, String what) {
     try {
       List<T> results = new ArrayList<>(tasks.size());
       for (Future<T> f : pool.invokeAll(tasks)) {
@@ -26,7 +28,9 @@ public final class Parallel {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(what + " interrupted", e);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     }
   }
 }

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AtomicWriteTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void replacesTheFileWhole() throws IOException {
@@ -29,11 +28,18 @@ class AtomicWriteTest {
   void aFailureHalfWayLeavesTheOldFileAndNoTemporary() throws IOException {
     Path f = dir.resolve("out.txt");
     AtomicWrite.writeString(f, "old");
-    IOException e = assertThrows(IOException.class, () -> AtomicWrite.write(f, out -> {
-      out.write("half of the new".getBytes());
-      throw new IOException("No space left on device");
-    }));
-    assertEquals(f + ": cannot write (the file is unchanged): No space left on device", e.getMessage());
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                AtomicWrite.write(
+                    f,
+                    out -> {
+                      out.write("half of the new".getBytes());
+                      throw new IOException("No space left on device");
+                    }));
+    assertEquals(
+        f + ": cannot write (the file is unchanged): No space left on device", e.getMessage());
     assertEquals("old", Files.readString(f));
     try (var files = Files.list(dir)) {
       assertEquals(1, files.count());
@@ -44,8 +50,10 @@ class AtomicWriteTest {
   void refusesAMissingDirectoryAndADirectoryBeforeWriting() {
     Path nowhere = dir.resolve("missing").resolve("out.txt");
     IOException missing = assertThrows(IOException.class, () -> AtomicWrite.checkWritable(nowhere));
-    assertTrue(missing.getMessage().contains("does not exist; create it first"), missing.getMessage());
-    IOException directory = assertThrows(IOException.class, () -> AtomicWrite.writeString(dir, "x"));
+    assertTrue(
+        missing.getMessage().contains("does not exist; create it first"), missing.getMessage());
+    IOException directory =
+        assertThrows(IOException.class, () -> AtomicWrite.writeString(dir, "x"));
     assertTrue(directory.getMessage().contains("it is a directory"), directory.getMessage());
   }
 }

@@ -11,7 +11,8 @@ package org.largecat.cb;
  * @param converged whether the relative rise of the ELBO fell to the tolerance
  * @param cells N * K, the number of binary regressions' observations the ELBO sums over
  */
-public record CaviFit(CbPosterior posterior, double[] elbo, int iterations, boolean converged, long cells) {
+public record CaviFit(
+    CbPosterior posterior, double[] elbo, int iterations, boolean converged, long cells) {
 
   /** The final ELBO. */
   public double finalElbo() {

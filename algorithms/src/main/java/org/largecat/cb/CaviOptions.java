@@ -11,7 +11,8 @@ package org.largecat.cb;
  *     (0: run all iterations)
  * @param threads worker threads across category blocks
  */
-public record CaviOptions(Link link, boolean diagonal, int maxIterations, double tolerance, int threads) {
+public record CaviOptions(
+    Link link, boolean diagonal, int maxIterations, double tolerance, int threads) {
 
   public CaviOptions {
     if (link == null) {

@@ -13,7 +13,10 @@ public final class CbMetrics {
     return s / labels.length;
   }
 
-  /** Accuracy of the most probable category, a C-way tie for the maximum earning 1/C when the label is among them. */
+  /**
+   * Accuracy of the most probable category, a C-way tie for the maximum earning 1/C when the label
+   * is among them.
+   */
   public static double accuracy(double[] logProbabilities, int categories, int[] labels) {
     double credit = 0;
     for (int i = 0; i < labels.length; i++) {
@@ -36,8 +39,12 @@ public final class CbMetrics {
     return credit / labels.length;
   }
 
-  /** Mean over rows of KL(p_true || p) (App. G.2.1), true probabilities N x K; cells with p_true = 0 add 0. */
-  public static double meanKl(double[] trueProbabilities, double[] logProbabilities, int categories) {
+  /**
+   * Mean over rows of KL(p_true || p) (App. G.2.1), true probabilities N x K; cells with p_true = 0
+   * add 0.
+   */
+  public static double meanKl(
+      double[] trueProbabilities, double[] logProbabilities, int categories) {
     int rows = trueProbabilities.length / categories;
     double s = 0;
     for (int i = 0; i < rows * categories; i++) {

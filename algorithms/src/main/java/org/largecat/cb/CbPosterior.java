@@ -12,7 +12,11 @@ import org.largecat.kernel.Kernels;
  */
 public final class CbPosterior {
   /** How the covariances are stored. */
-  enum Form { SHARED_FACTOR, FACTOR_PER_CATEGORY, DIAGONAL }
+  enum Form {
+    SHARED_FACTOR,
+    FACTOR_PER_CATEGORY,
+    DIAGONAL
+  }
 
   final Link link;
   final GaussianPrior prior;
@@ -21,10 +25,13 @@ public final class CbPosterior {
   final int categories;
   final double[] means;
   final Form form;
+
   /** Lower-triangular L with A = L L^T, strict upper triangle 0 (SHARED_FACTOR). */
   final double[] sharedFactor;
+
   /** One such L per category (FACTOR_PER_CATEGORY). */
   final double[][] factors;
+
   /** sigma^2_mk, M x K row-major (DIAGONAL). */
   final double[] variances;
 
@@ -129,8 +136,12 @@ public final class CbPosterior {
 
   /** KL(q(beta_k) || N(mu0, Sigma0)), Eq. (D.1.2), given tr(Lambda0 Sigma_k). */
   double klToPrior(int k, double traceWithPriorPrecision) {
-    return 0.5 * (prior.logDetCovariance() - logDetCovariance(k) - dimension
-        + prior.mahalanobis(means, k, categories) + traceWithPriorPrecision);
+    return 0.5
+        * (prior.logDetCovariance()
+            - logDetCovariance(k)
+            - dimension
+            + prior.mahalanobis(means, k, categories)
+            + traceWithPriorPrecision);
   }
 
   /** KL(q(B) || pi(B)), summed over the categories. */
@@ -161,7 +172,9 @@ public final class CbPosterior {
         for (int i = 0; i < eps.length; i++) {
           eps[i] = random.nextGaussian();
         }
-        kernels.matrixOps().gemm(false, false, m, k, m, 1, sharedFactor, 0, m, eps, 0, k, 0, out, 0, k);
+        kernels
+            .matrixOps()
+            .gemm(false, false, m, k, m, 1, sharedFactor, 0, m, eps, 0, k, 0, out, 0, k);
         kernels.matrixOps().choleskySolve(m, k, sharedFactor, 0, m, out, 0, k);
         for (int i = 0; i < m * k; i++) {
           out[i] += means[i];
@@ -184,7 +197,10 @@ public final class CbPosterior {
     }
   }
 
-  /** Factors the symmetric positive definite A (lower triangle given) in place and zeroes its strict upper triangle. */
+  /**
+   * Factors the symmetric positive definite A (lower triangle given) in place and zeroes its strict
+   * upper triangle.
+   */
   static void factorLower(Kernels kernels, int m, double[] a) {
     kernels.matrixOps().choleskyFactor(m, a, 0, m);
     for (int r = 0; r < m; r++) {

@@ -6,16 +6,17 @@ import org.largecat.kernel.Kernels;
 import org.largecat.special.Logistic;
 
 /**
- * Predictions from a fitted q(B) under both CB likelihoods and their Bayesian model average (Sec. 4).
+ * Predictions from a fitted q(B) under both CB likelihoods and their Bayesian model average (Sec.
+ * 4).
  *
- * <p>BMA weights (Eq. 4.0.2) come from Monte-Carlo estimates of each model's evidence bound
- * log p_c(y) >= (1/S) sum_s log p_c(y | B^s) - KL(q || pi), B^s ~ q (Eq. 3.2.1; the extracted text of
+ * <p>BMA weights (Eq. 4.0.2) come from Monte-Carlo estimates of each model's evidence bound log
+ * p_c(y) >= (1/S) sum_s log p_c(y | B^s) - KL(q || pi), B^s ~ q (Eq. 3.2.1; the extracted text of
  * Sec. 4 shows "+ KL", a sign slip). The KL term is the same for CBC and CBM, so with the uniform
  * model prior w_CBC = sigma(log p_CBC(y) - log p_CBM(y)), taken in log space so that neither weight
- * rounds to a log of 0. Predictive probabilities substitute the posterior mean into Eqs. 2.4.1 / 2.4.2
- * (as App. G.2.1 does); {@link #predictiveDraws} gives T draws B^t ~ q for intervals. Rows are cut
- * into chunks run in parallel on the common fork-join pool; every sum is taken in chunk order, so a
- * seed gives the same numbers on any number of cores.
+ * rounds to a log of 0. Predictive probabilities substitute the posterior mean into Eqs. 2.4.1 /
+ * 2.4.2 (as App. G.2.1 does); {@link #predictiveDraws} gives T draws B^t ~ q for intervals. Rows
+ * are cut into chunks run in parallel on the common fork-join pool; every sum is taken in chunk
+ * order, so a seed gives the same numbers on any number of cores.
  */
 public final class CbPredictor {
   private static final int ROW_CHUNK = 256;
@@ -35,12 +36,24 @@ public final class CbPredictor {
       java.util.Objects.requireNonNull(cbm, "predictions: cbm is null");
       long cells = (long) rows * categories;
       if (rows < 0 || categories < 1 || cbc.length != cells || cbm.length != cells) {
-        throw new IllegalArgumentException("predictions of " + rows + " rows x " + categories + " categories need two arrays of "
-            + cells + " elements; got " + cbc.length + " and " + cbm.length);
+        throw new IllegalArgumentException(
+            "predictions of "
+                + rows
+                + " rows x "
+                + categories
+                + " categories need two arrays of "
+                + cells
+                + " elements; got "
+                + cbc.length
+                + " and "
+                + cbm.length);
       }
     }
 
-    /** Zeroed storage for rows x categories predictions, to be filled (and refilled) by the predictor. */
+    /**
+     * Zeroed storage for rows x categories predictions, to be filled (and refilled) by the
+     * predictor.
+     */
     public static Predictions allocate(int rows, int categories) {
       int cells = Math.multiplyExact(rows, categories);
       return new Predictions(rows, categories, new double[cells], new double[cells]);
@@ -76,35 +89,57 @@ public final class CbPredictor {
   }
 
   /**
-   * CBC and CBM log-probabilities at the posterior mean, written into out (x's rows by the posterior's
-   * categories) and returned: a caller that predicts again reuses out instead of allocating N x K twice.
+   * CBC and CBM log-probabilities at the posterior mean, written into out (x's rows by the
+   * posterior's categories) and returned: a caller that predicts again reuses out instead of
+   * allocating N x K twice.
    */
   public Predictions plugIn(Design x, Predictions out) {
     return predict(x, posterior.means, out);
   }
 
-  /** CBC and CBM log-probabilities with weights B (M x K row-major), written into out and returned. */
+  /**
+   * CBC and CBM log-probabilities with weights B (M x K row-major), written into out and returned.
+   */
   public Predictions predict(Design x, double[] weights, Predictions out) {
     checkDesign(x);
     int n = x.rows();
     int k = posterior.categories;
     if (out.rows() != n || out.categories() != k) {
-      throw new IllegalArgumentException("predictions hold " + out.rows() + " rows x " + out.categories()
-          + " categories; the design has " + n + " rows and the posterior " + k + " categories");
+      throw new IllegalArgumentException(
+          "predictions hold "
+              + out.rows()
+              + " rows x "
+              + out.categories()
+              + " categories; the design has "
+              + n
+              + " rows and the posterior "
+              + k
+              + " categories");
     }
     if (weights.length != posterior.dimension * k) {
-      throw new IllegalArgumentException("weights have " + weights.length + " elements; need " + posterior.dimension
-          + " x " + k);
+      throw new IllegalArgumentException(
+          "weights have " + weights.length + " elements; need " + posterior.dimension + " x " + k);
     }
-    forEachChunk(n, (start, count) -> {
-      forEachProduct(x, weights, k, start, count, (first, rows, eta) ->
-          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, out.cbc(), out.cbm(), first * k));
-      return null;
-    });
+    forEachChunk(
+        n,
+        (start, count) -> {
+          forEachProduct(
+              x,
+              weights,
+              k,
+              start,
+              count,
+              (first, rows, eta) ->
+                  CbProbabilities.logProbabilities(
+                      kernels, posterior.link, rows, k, eta, out.cbc(), out.cbm(), first * k));
+          return null;
+        });
     return out;
   }
 
-  /** Estimates both evidence bounds from S draws of q (seeded) on the training design and labels. */
+  /**
+   * Estimates both evidence bounds from S draws of q (seeded) on the training design and labels.
+   */
   public ModelEvidence evidence(Design x, int[] labels, int samples, long seed) {
     checkDesign(x);
     if (samples < 1) {
@@ -120,19 +155,29 @@ public final class CbPredictor {
     double sumCbm = 0;
     for (int s = 0; s < samples; s++) {
       posterior.sample(random, draw);
-      double[] perChunk = forEachChunk(x.rows(), (start, count) -> {
-        double[] sums = new double[2];
-        double[] c = new double[x.rowsPerProduct(k) * k];
-        double[] m = new double[c.length];
-        forEachProduct(x, draw, k, start, count, (first, rows, eta) -> {
-          CbProbabilities.logProbabilities(kernels, posterior.link, rows, k, eta, c, m, 0);
-          for (int i = 0; i < rows; i++) {
-            sums[0] += c[i * k + labels[first + i]];
-            sums[1] += m[i * k + labels[first + i]];
-          }
-        });
-        return sums;
-      });
+      double[] perChunk =
+          forEachChunk(
+              x.rows(),
+              (start, count) -> {
+                double[] sums = new double[2];
+                double[] c = new double[x.rowsPerProduct(k) * k];
+                double[] m = new double[c.length];
+                forEachProduct(
+                    x,
+                    draw,
+                    k,
+                    start,
+                    count,
+                    (first, rows, eta) -> {
+                      CbProbabilities.logProbabilities(
+                          kernels, posterior.link, rows, k, eta, c, m, 0);
+                      for (int i = 0; i < rows; i++) {
+                        sums[0] += c[i * k + labels[first + i]];
+                        sums[1] += m[i * k + labels[first + i]];
+                      }
+                    });
+                return sums;
+              });
       for (int chunk = 0; chunk < perChunk.length; chunk += 2) {
         sumCbc += perChunk[chunk];
         sumCbm += perChunk[chunk + 1];
@@ -157,9 +202,9 @@ public final class CbPredictor {
   }
 
   /**
-   * T draws of the BMA category probabilities for every row (draw t: p(y | x, B^t) averaged over the
-   * two models with the BMA weights, B^t ~ q): element [t][i * K + k]. Per-cell quantiles of these
-   * are posterior intervals on the category probabilities.
+   * T draws of the BMA category probabilities for every row (draw t: p(y | x, B^t) averaged over
+   * the two models with the BMA weights, B^t ~ q): element [t][i * K + k]. Per-cell quantiles of
+   * these are posterior intervals on the category probabilities.
    */
   public double[][] predictiveDraws(Design x, ModelEvidence evidence, int draws, long seed) {
     if (draws < 1) {
@@ -182,7 +227,8 @@ public final class CbPredictor {
 
   private void checkDesign(Design x) {
     if (x.columns() != posterior.dimension) {
-      throw new IllegalArgumentException("design has " + x.columns() + " columns, the posterior " + posterior.dimension);
+      throw new IllegalArgumentException(
+          "design has " + x.columns() + " columns, the posterior " + posterior.dimension);
     }
   }
 
@@ -192,10 +238,12 @@ public final class CbPredictor {
   }
 
   /**
-   * Runs work on the utilities X B (B M x k) of rows [start, start + count), made {@link Design#rowsPerProduct}
-   * rows at a time into one scratch, so each product runs on this thread and its result is used in cache.
+   * Runs work on the utilities X B (B M x k) of rows [start, start + count), made {@link
+   * Design#rowsPerProduct} rows at a time into one scratch, so each product runs on this thread and
+   * its result is used in cache.
    */
-  private static void forEachProduct(Design x, double[] weights, int k, int start, int count, UtilityWork work) {
+  private static void forEachProduct(
+      Design x, double[] weights, int k, int start, int count, UtilityWork work) {
     int step = x.rowsPerProduct(k);
     double[] eta = new double[step * k];
     for (int first = start; first < start + count; first += step) {
@@ -210,14 +258,23 @@ public final class CbPredictor {
     double[] run(int start, int count);
   }
 
-  /** Runs work on every row chunk in parallel; returns the double[] results concatenated in chunk order. */
+  /**
+   * Runs work on every row chunk in parallel; returns the double[] results concatenated in chunk
+   * order.
+   */
   private static double[] forEachChunk(int rows, ChunkWork work) {
     int chunks = (rows + ROW_CHUNK - 1) / ROW_CHUNK;
     double[][] results = new double[chunks][];
-    IntStream.range(0, chunks).parallel().forEach(c -> {
-      int start = c * ROW_CHUNK;
-      results[c] = work.run(start, Math.min(ROW_CHUNK, rows - start));
-    });
-    return java.util.Arrays.stream(results).filter(r -> r != null).flatMapToDouble(java.util.Arrays::stream).toArray();
+    IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c -> {
+              int start = c * ROW_CHUNK;
+              results[c] = work.run(start, Math.min(ROW_CHUNK, rows - start));
+            });
+    return java.util.Arrays.stream(results)
+        .filter(r -> r != null)
+        .flatMapToDouble(java.util.Arrays::stream)
+        .toArray();
   }
 }

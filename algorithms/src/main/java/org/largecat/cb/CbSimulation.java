@@ -18,11 +18,22 @@ import org.largecat.data.Features;
 public record CbSimulation(Dataset data, double[] weights) {
 
   /** Draws a set with the given shape and standard deviations. */
-  public static CbSimulation generate(int rows, int classes, int covariates, double sigmaHigh, double sigmaLow,
-      double sigmaIntercept, long seed) {
+  public static CbSimulation generate(
+      int rows,
+      int classes,
+      int covariates,
+      double sigmaHigh,
+      double sigmaLow,
+      double sigmaIntercept,
+      long seed) {
     if (rows < 1 || classes < 2 || covariates < 0) {
-      throw new IllegalArgumentException("need rows >= 1, classes >= 2 and covariates >= 0; got N = " + rows
-          + ", K = " + classes + ", M = " + covariates);
+      throw new IllegalArgumentException(
+          "need rows >= 1, classes >= 2 and covariates >= 0; got N = "
+              + rows
+              + ", K = "
+              + classes
+              + ", M = "
+              + covariates);
     }
     for (double s : new double[] {sigmaHigh, sigmaLow, sigmaIntercept}) {
       if (!(s >= 0 && s < Double.POSITIVE_INFINITY)) {
@@ -35,8 +46,10 @@ public record CbSimulation(Dataset data, double[] weights) {
     double[] b = new double[(covariates + 1) * k];
     for (int m = 0; m <= covariates; m++) {
       for (int c = 1; c <= k; c++) {
-        double sd = m == 0 ? sigmaIntercept
-            : groupSize > 0 && c == (m + groupSize - 1) / groupSize ? sigmaHigh : sigmaLow;
+        double sd =
+            m == 0
+                ? sigmaIntercept
+                : groupSize > 0 && c == (m + groupSize - 1) / groupSize ? sigmaHigh : sigmaLow;
         b[m * k + c - 1] = sd * random.nextGaussian();
       }
     }
@@ -67,7 +80,8 @@ public record CbSimulation(Dataset data, double[] weights) {
   private static double[] softmaxProbabilities(Features features, double[] b, int k) {
     int d = features.columns();
     if ((d + 1) * k != b.length) {
-      throw new IllegalArgumentException("features have " + d + " columns; the weights expect " + (b.length / k - 1));
+      throw new IllegalArgumentException(
+          "features have " + d + " columns; the weights expect " + (b.length / k - 1));
     }
     double[] p = new double[features.rows() * k];
     for (int i = 0; i < features.rows(); i++) {

@@ -13,8 +13,8 @@ import org.largecat.kernel.Kernels;
  *
  * <p>Dense features become a row-major double copy whose products go through the matrix family
  * (gemm, syrk); CSR features stay CSR (the intercept as the first stored value of every row) and
- * their products are one axpy per stored value over a block of categories, so nothing N x K is
- * ever built from a sparse X (App. D.5): the trainers stream categories in blocks.
+ * their products are one axpy per stored value over a block of categories, so nothing N x K is ever
+ * built from a sparse X (App. D.5): the trainers stream categories in blocks.
  */
 public abstract sealed class Design {
   final Kernels kernels;
@@ -65,18 +65,26 @@ public abstract sealed class Design {
    * out (rows [rowStart, rowStart + count) of X times B, count x cols, leading dimension cols) =
    * alpha * X[rows] * B, where B is M x cols at b[bOff] with leading dimension ldb.
    */
-  abstract void multiply(int rowStart, int count, double alpha, double[] b, int bOff, int ldb, int cols, double[] out);
+  abstract void multiply(
+      int rowStart, int count, double alpha, double[] b, int bOff, int ldb, int cols, double[] out);
 
   /**
    * out (M x cols, leading dimension cols) += alpha * X[rows]^T * E over rows [rowStart, rowStart +
    * count) of X, E the count x cols row-major matrix e.
    */
-  abstract void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out);
+  abstract void multiplyTransposedAdd(
+      int rowStart, int count, double alpha, double[] e, int cols, double[] out);
 
-  /** The lower triangle of X^T diag(w) X (M x M) into out, w = 1 when weights is null; scratch N x M when dense. */
+  /**
+   * The lower triangle of X^T diag(w) X (M x M) into out, w = 1 when weights is null; scratch N x M
+   * when dense.
+   */
   abstract void weightedGram(double[] weights, double[] scratch, double[] out);
 
-  /** out (M x count, leading dimension count) = the transpose of rows [rowStart, rowStart + count) of X. */
+  /**
+   * out (M x count, leading dimension count) = the transpose of rows [rowStart, rowStart + count)
+   * of X.
+   */
   abstract void transposedRows(int rowStart, int count, double[] out);
 
   /** out[i] = sum_m x_im^2 v_m for every row i (the variance of x_i^T beta under a diagonal q). */
@@ -84,8 +92,14 @@ public abstract sealed class Design {
 
   private static double finite(float value, int row, int column) {
     if (!Float.isFinite(value)) {
-      throw new IllegalArgumentException("feature (row " + row + ", column " + column + ") is " + value
-          + "; the CB models need finite features");
+      throw new IllegalArgumentException(
+          "feature (row "
+              + row
+              + ", column "
+              + column
+              + ") is "
+              + value
+              + "; the CB models need finite features");
     }
     return value;
   }
@@ -128,15 +142,58 @@ public abstract sealed class Design {
     }
 
     @Override
-    void multiply(int rowStart, int count, double alpha, double[] b, int bOff, int ldb, int cols, double[] out) {
-      kernels.matrixOps().gemm(false, false, count, cols, columns, alpha, x, rowStart * columns, columns,
-          b, bOff, ldb, 0, out, 0, cols);
+    void multiply(
+        int rowStart,
+        int count,
+        double alpha,
+        double[] b,
+        int bOff,
+        int ldb,
+        int cols,
+        double[] out) {
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              false,
+              count,
+              cols,
+              columns,
+              alpha,
+              x,
+              rowStart * columns,
+              columns,
+              b,
+              bOff,
+              ldb,
+              0,
+              out,
+              0,
+              cols);
     }
 
     @Override
-    void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
-      kernels.matrixOps().gemm(true, false, columns, cols, count, alpha, x, rowStart * columns, columns, e, 0, cols, 1,
-          out, 0, cols);
+    void multiplyTransposedAdd(
+        int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
+      kernels
+          .matrixOps()
+          .gemm(
+              true,
+              false,
+              columns,
+              cols,
+              count,
+              alpha,
+              x,
+              rowStart * columns,
+              columns,
+              e,
+              0,
+              cols,
+              1,
+              out,
+              0,
+              cols);
     }
 
     @Override
@@ -182,7 +239,8 @@ public abstract sealed class Design {
     private final int[] indices;
     private final double[] values;
 
-    private Sparse(Kernels kernels, int rows, int columns, int[] indptr, int[] indices, double[] values) {
+    private Sparse(
+        Kernels kernels, int rows, int columns, int[] indptr, int[] indices, double[] values) {
       super(kernels, rows, columns);
       this.indptr = indptr;
       this.indices = indices;
@@ -215,18 +273,29 @@ public abstract sealed class Design {
     }
 
     @Override
-    void multiply(int rowStart, int count, double alpha, double[] b, int bOff, int ldb, int cols, double[] out) {
+    void multiply(
+        int rowStart,
+        int count,
+        double alpha,
+        double[] b,
+        int bOff,
+        int ldb,
+        int cols,
+        double[] out) {
       java.util.Arrays.fill(out, 0, count * cols, 0.0);
       for (int i = 0; i < count; i++) {
         int row = rowStart + i;
         for (int j = indptr[row]; j < indptr[row + 1]; j++) {
-          kernels.vectorOps().axpy(cols, alpha * values[j], b, bOff + indices[j] * ldb, out, i * cols);
+          kernels
+              .vectorOps()
+              .axpy(cols, alpha * values[j], b, bOff + indices[j] * ldb, out, i * cols);
         }
       }
     }
 
     @Override
-    void multiplyTransposedAdd(int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
+    void multiplyTransposedAdd(
+        int rowStart, int count, double alpha, double[] e, int cols, double[] out) {
       for (int i = 0; i < count; i++) {
         for (int j = indptr[rowStart + i]; j < indptr[rowStart + i + 1]; j++) {
           kernels.vectorOps().axpy(cols, alpha * values[j], e, i * cols, out, indices[j] * cols);

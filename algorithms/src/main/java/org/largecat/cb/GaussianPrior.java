@@ -16,7 +16,11 @@ public final class GaussianPrior {
   private final double[] precisionTimesMean;
   private final double logDetCovariance;
 
-  private GaussianPrior(int dimension, double[] mean, double[] precision, double[] precisionTimesMean,
+  private GaussianPrior(
+      int dimension,
+      double[] mean,
+      double[] precision,
+      double[] precisionTimesMean,
       double logDetCovariance) {
     this.dimension = dimension;
     this.mean = mean;
@@ -31,7 +35,8 @@ public final class GaussianPrior {
       throw new IllegalArgumentException("prior dimension = " + dimension + " must be >= 1");
     }
     if (!(variance > 0 && variance < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("prior variance = " + variance + " must be positive and finite");
+      throw new IllegalArgumentException(
+          "prior variance = " + variance + " must be positive and finite");
     }
     double[] covariance = new double[dimension * dimension];
     for (int m = 0; m < dimension; m++) {
@@ -44,15 +49,20 @@ public final class GaussianPrior {
   public static GaussianPrior of(double[] mean, double[] covariance, Kernels kernels) {
     int d = mean.length;
     if (d < 1 || covariance.length != d * d) {
-      throw new IllegalArgumentException("prior mean has " + d + " entries, covariance " + covariance.length
-          + "; expected M >= 1 and M x M");
+      throw new IllegalArgumentException(
+          "prior mean has "
+              + d
+              + " entries, covariance "
+              + covariance.length
+              + "; expected M >= 1 and M x M");
     }
     for (int i = 0; i < d * d; i++) {
       if (!Double.isFinite(covariance[i]) || (i < d && !Double.isFinite(mean[i]))) {
         throw new IllegalArgumentException("prior mean and covariance must be finite");
       }
       if (covariance[i] != covariance[(i % d) * d + i / d]) {
-        throw new IllegalArgumentException("prior covariance is not symmetric at (" + i / d + ", " + i % d + ")");
+        throw new IllegalArgumentException(
+            "prior covariance is not symmetric at (" + i / d + ", " + i % d + ")");
       }
     }
     double[] factor = covariance.clone();

@@ -26,37 +26,40 @@ import org.largecat.kernel.Summation;
  *
  * <ul>
  *   <li>probit: per chunk of rows, -eta = -X M (one product); log Phi(+-eta) for the ELBO and E[z]
- *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's cells
- *       in place, its label cells fixed after), both from one pass of the pair kernel; then X^T E[z]
- *       added up, so each cell is made and consumed while in cache. After the pass, for all K at
- *       once, M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once (Eq. D.3.5);
+ *       from the truncated-normal mean (Eq. D.3.6, written as -E[z] = TN+(-eta) on the chunk's
+ *       cells in place, its label cells fixed after), both from one pass of the pair kernel; then
+ *       X^T E[z] added up, so each cell is made and consumed while in cache. After the pass, for
+ *       all K at once, M = A^-1 (Lambda0 mu0 + X^T E[z]) with A = Lambda0 + X^T X factored once
+ *       (Eq. D.3.5);
  *   <li>logit: eta = X M, c = (x^T Sigma_k x + eta^2)^(1/2) (Eq. E.3.3b), the ELBO (Eq. E.3.9),
  *       E[omega] = tanh(c/2)/(2c) from the Polya-Gamma mean kernel (Eq. E.3.5), then per category
- *       A_k = Lambda0 + X^T W_k X, its Cholesky factor and mu_k = A_k^-1 (X^T kappa_k + Lambda0 mu0)
- *       (Eq. E.3.4).
+ *       A_k = Lambda0 + X^T W_k X, its Cholesky factor and mu_k = A_k^-1 (X^T kappa_k + Lambda0
+ *       mu0) (Eq. E.3.4).
  * </ul>
  *
  * <p>The fully mean-field family (Secs. D.4, E.4) keeps sigma^2_mk = 1/A_mm (the paper's
  * "[(Sigma0)_mk + sum x_im^2]^-1" is garbled in the extraction; the coordinate optimum is the
- * inverse of the diagonal of the precision) and updates the means by one Gauss-Seidel sweep
- * mu_m = (r_m - sum_{j != m} A_mj mu_j) / A_mm, which is the exact coordinate optimum of each
- * q(beta_mk) in turn, so the ELBO cannot fall. (Using the diagonal in mu = diag(A)^-1 r instead is
- * not coordinate ascent and can lower it.) It skips the Cholesky factors; the logit still forms
- * X^T W_k X, whose off-diagonal entries the exact mean update needs.
+ * inverse of the diagonal of the precision) and updates the means by one Gauss-Seidel sweep mu_m =
+ * (r_m - sum_{j != m} A_mj mu_j) / A_mm, which is the exact coordinate optimum of each q(beta_mk)
+ * in turn, so the ELBO cannot fall. (Using the diagonal in mu = diag(A)^-1 r instead is not
+ * coordinate ascent and can lower it.) It skips the Cholesky factors; the logit still forms X^T W_k
+ * X, whose off-diagonal entries the exact mean update needs.
  *
  * <p>The ELBO of a pass is that of q(B) before its update, with q(z) (q(omega)) at its optimum for
  * that q(B). For probit, D.3.8's terms (A) + (C) then reduce to log Phi(+-eta_ik) - x_i^T Sigma_k
  * x_i / 2 (the truncated-normal entropy D.1.7/D.1.8 cancels the -eta delta/2 of (A)), and since
- * tr((X^T X + Lambda0) Sigma_k) = M for both families, ELBO_k = sum_i log Phi(+-eta_ik)
- * - (M - tr(Lambda0 Sigma_k))/2 - KL_k. Convergence: stop when an update raised the ELBO by at
- * most tolerance * |ELBO|; one more pass then evaluates the returned q(B), so the last ELBO is
- * exactly the returned posterior's.
+ * tr((X^T X + Lambda0) Sigma_k) = M for both families, ELBO_k = sum_i log Phi(+-eta_ik) - (M -
+ * tr(Lambda0 Sigma_k))/2 - KL_k. Convergence: stop when an update raised the ELBO by at most
+ * tolerance * |ELBO|; one more pass then evaluates the returned q(B), so the last ELBO is exactly
+ * the returned posterior's.
  */
 public final class IbCavi implements AutoCloseable {
   /** Categories per block of work. */
   static final int BLOCK = 64;
+
   /** Rows per chunk of the logit's quadratic forms x_i^T Sigma_k x_i. */
   private static final int ROW_CHUNK = 256;
+
   /**
    * Rows per chunk of a probit block ({@link Design#rowsPerProduct}): the chunk's cells stay in
    * cache from the product that makes them to the one that consumes them, and neither product
@@ -73,21 +76,29 @@ public final class IbCavi implements AutoCloseable {
   private final int dim;
   private final int categories;
   private final CbPosterior posterior;
+
   /** Per block, the rows whose label is in the block and that label's column in the block. */
   private final int[][] positiveRows;
+
   private final int[][] positiveColumns;
+
   /** Probit: A = Lambda0 + X^T X, whole (diagonal family); tr(Lambda0 Sigma) shared by all k. */
   private double[] sharedPrecision;
+
   private double sharedTrace;
+
   /**
    * Probit with the shared factor: Lambda0 mu0 + X^T E[z] for all K (M x K), filled block by block
-   * and solved with one call after the pass, on the caller's thread, so that BLAS can use every core
-   * for it and never starts threads inside a block worker.
+   * and solved with one call after the pass, on the caller's thread, so that BLAS can use every
+   * core for it and never starts threads inside a block worker.
    */
   private double[] probitRightSide;
+
   /** Logit: X^T kappa + Lambda0 mu0, M x K. */
   private double[] logitRightSide;
+
   private final ThreadLocal<Workspace> workspaces;
+
   /** Worker threads, or null to run the blocks on the caller's thread. */
   private final ExecutorService pool;
 
@@ -102,11 +113,21 @@ public final class IbCavi implements AutoCloseable {
     this.categories = data.classes();
     this.probitRowChunk = design.rowsPerProduct(BLOCK);
     if (prior.dimension() != dim) {
-      throw new IllegalArgumentException("prior has dimension " + prior.dimension() + " but the design has "
-          + dim + " columns (" + (dim - 1) + " features and the intercept)");
+      throw new IllegalArgumentException(
+          "prior has dimension "
+              + prior.dimension()
+              + " but the design has "
+              + dim
+              + " columns ("
+              + (dim - 1)
+              + " features and the intercept)");
     }
-    CbPosterior.Form form = options.diagonal() ? CbPosterior.Form.DIAGONAL
-        : options.link() == Link.PROBIT ? CbPosterior.Form.SHARED_FACTOR : CbPosterior.Form.FACTOR_PER_CATEGORY;
+    CbPosterior.Form form =
+        options.diagonal()
+            ? CbPosterior.Form.DIAGONAL
+            : options.link() == Link.PROBIT
+                ? CbPosterior.Form.SHARED_FACTOR
+                : CbPosterior.Form.FACTOR_PER_CATEGORY;
     this.posterior = new CbPosterior(options.link(), prior, kernels, categories, form);
     int blocks = (categories + BLOCK - 1) / BLOCK;
     int[] perBlock = new int[blocks];
@@ -126,11 +147,16 @@ public final class IbCavi implements AutoCloseable {
       positiveColumns[b][perBlock[b]++] = labels[i] - b * BLOCK;
     }
     workspaces = ThreadLocal.withInitial(Workspace::new);
-    pool = options.threads() > 1 ? Executors.newFixedThreadPool(options.threads(), r -> {
-      Thread t = new Thread(r, "ib-cavi");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    pool =
+        options.threads() > 1
+            ? Executors.newFixedThreadPool(
+                options.threads(),
+                r -> {
+                  Thread t = new Thread(r, "ib-cavi");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
     initialise();
   }
 
@@ -138,15 +164,20 @@ public final class IbCavi implements AutoCloseable {
    * Prepares a run: the design, the starting q(B) and, for probit, the shared factor; the caller
    * steps it with {@link #iterate()} and closes it (which stops its threads).
    */
-  public static IbCavi start(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
+  public static IbCavi start(
+      Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
     if (data.rows() < 1) {
       throw new IllegalArgumentException("IB-CAVI needs at least one example");
     }
     return new IbCavi(data, prior, options, kernels);
   }
 
-  /** Fits q(B) to the dataset (features without an intercept; the design adds it) with the prior given. */
-  public static CaviFit fit(Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
+  /**
+   * Fits q(B) to the dataset (features without an intercept; the design adds it) with the prior
+   * given.
+   */
+  public static CaviFit fit(
+      Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
     try (IbCavi run = start(data, prior, options, kernels)) {
       List<Double> trace = new ArrayList<>();
       int iterations = 0;
@@ -156,12 +187,14 @@ public final class IbCavi implements AutoCloseable {
         iterations++;
         int t = trace.size() - 1;
         if (t >= 1 && options.tolerance() > 0) {
-          converged = trace.get(t) - trace.get(t - 1) <= options.tolerance() * Math.abs(trace.get(t));
+          converged =
+              trace.get(t) - trace.get(t - 1) <= options.tolerance() * Math.abs(trace.get(t));
         }
       }
       trace.add(run.elbo());
       double[] elbo = trace.stream().mapToDouble(Double::doubleValue).toArray();
-      return new CaviFit(run.posterior, elbo, iterations, converged, (long) run.rows * run.categories);
+      return new CaviFit(
+          run.posterior, elbo, iterations, converged, (long) run.rows * run.categories);
     }
   }
 
@@ -187,7 +220,10 @@ public final class IbCavi implements AutoCloseable {
     }
   }
 
-  /** The starting q(B): means mu0; probit's fixed covariance; logit's covariances Sigma0 (or 1/Lambda0_mm). */
+  /**
+   * The starting q(B): means mu0; probit's fixed covariance; logit's covariances Sigma0 (or
+   * 1/Lambda0_mm).
+   */
   private void initialise() {
     int m = dim;
     double[] lambda0 = prior.precision();
@@ -201,7 +237,8 @@ public final class IbCavi implements AutoCloseable {
         Design.symmetrize(m, a);
         sharedPrecision = a;
         for (int r = 0; r < m; r++) {
-          java.util.Arrays.fill(posterior.variances, r * categories, (r + 1) * categories, 1 / a[r * m + r]);
+          java.util.Arrays.fill(
+              posterior.variances, r * categories, (r + 1) * categories, 1 / a[r * m + r]);
         }
       } else {
         System.arraycopy(a, 0, posterior.sharedFactor, 0, m * m);
@@ -221,10 +258,12 @@ public final class IbCavi implements AutoCloseable {
         CbPosterior.factorLower(kernels, m, posterior.factors[k]);
       }
     }
-    // X^T kappa_k + Lambda0 mu0 with kappa_ik = [y_i = k] - 1/2 (Eq. E.2.7a), the same every iteration.
+    // X^T kappa_k + Lambda0 mu0 with kappa_ik = [y_i = k] - 1/2 (Eq. E.2.7a), the same every
+    // iteration.
     logitRightSide = new double[m * categories];
     for (int r = 0; r < m; r++) {
-      java.util.Arrays.fill(logitRightSide, r * categories, (r + 1) * categories, prior.precisionTimesMean(r));
+      java.util.Arrays.fill(
+          logitRightSide, r * categories, (r + 1) * categories, prior.precisionTimesMean(r));
     }
     double[] kappa = new double[rows * categories];
     java.util.Arrays.fill(kappa, -0.5);
@@ -240,7 +279,11 @@ public final class IbCavi implements AutoCloseable {
     List<Callable<Double>> tasks = new ArrayList<>(blocks);
     for (int b = 0; b < blocks; b++) {
       int block = b;
-      tasks.add(() -> options.link() == Link.PROBIT ? probitBlock(block, update) : logitBlock(block, update));
+      tasks.add(
+          () ->
+              options.link() == Link.PROBIT
+                  ? probitBlock(block, update)
+                  : logitBlock(block, update));
     }
     double elbo = 0;
     try {
@@ -254,7 +297,9 @@ public final class IbCavi implements AutoCloseable {
         }
       }
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("IB-CAVI interrupted", e);
@@ -263,7 +308,10 @@ public final class IbCavi implements AutoCloseable {
     }
     if (update && probitRightSide != null) {
       // M = A^-1 (Lambda0 mu0 + X^T E[z]) for every category at once (Eq. D.3.5a).
-      kernels.matrixOps().choleskySolve(dim, categories, posterior.sharedFactor, 0, dim, probitRightSide, 0, categories);
+      kernels
+          .matrixOps()
+          .choleskySolve(
+              dim, categories, posterior.sharedFactor, 0, dim, probitRightSide, 0, categories);
       System.arraycopy(probitRightSide, 0, posterior.means, 0, dim * categories);
     }
     return elbo;
@@ -302,7 +350,8 @@ public final class IbCavi implements AutoCloseable {
       }
     } else {
       for (int r = 0; r < dim; r++) {
-        System.arraycopy(rhs, r * kb, probitRightSide, r * categories + k0, kb); // solved after the pass
+        System.arraycopy(
+            rhs, r * kb, probitRightSide, r * categories + k0, kb); // solved after the pass
       }
     }
     return elbo;
@@ -313,7 +362,8 @@ public final class IbCavi implements AutoCloseable {
    * returns their part of the ELBO and, when updating, adds X[rows]^T E[z] to the workspace's
    * right-hand side. The chunk's cells are made, used and consumed while they are in cache.
    */
-  private double probitRows(Workspace w, int block, int r0, int count, int p0, int p1, boolean update) {
+  private double probitRows(
+      Workspace w, int block, int r0, int count, int p0, int p1, boolean update) {
     SpecialFunctions sf = kernels.specialFunctions();
     int k0 = block * BLOCK;
     int kb = Math.min(BLOCK, categories - k0);
@@ -327,11 +377,20 @@ public final class IbCavi implements AutoCloseable {
       w.negatedAtLabel[p - p0] = u[(pr[p] - r0) * kb + pc[p]];
       w.etaAtLabel[p - p0] = -w.negatedAtLabel[p - p0];
     }
-    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A + C);
-    // when updating, also -E[z_ik] = TN+(-eta) on the y = 0 cells in place (E of N(eta,1) on (-inf,0)
+    // sum_i log Phi(-eta_ik) over y_ik = 0 plus log Phi(eta_ik) over y_ik = 1 (Eq. D.3.8, terms A +
+    // C);
+    // when updating, also -E[z_ik] = TN+(-eta) on the y = 0 cells in place (E of N(eta,1) on
+    // (-inf,0)
     // is -TN+(-eta)), Eq. D.3.6, from the same pass over the cells.
-    double data = sf.sumAndApply(ElementwiseFunction.NORMAL_LOG_CDF,
-        update ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE : null, cells, u, 0, u, 0);
+    double data =
+        sf.sumAndApply(
+            ElementwiseFunction.NORMAL_LOG_CDF,
+            update ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE : null,
+            cells,
+            u,
+            0,
+            u,
+            0);
     if (np > 0) {
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.negatedAtLabel, 0, w.labelScratch, 0);
       sf.apply(ElementwiseFunction.NORMAL_LOG_CDF, np, w.etaAtLabel, 0, w.labelScratch2, 0);
@@ -343,7 +402,13 @@ public final class IbCavi implements AutoCloseable {
       return data;
     }
     if (np > 0) {
-      sf.apply(ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, np, w.etaAtLabel, 0, w.labelScratch, 0);
+      sf.apply(
+          ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+          np,
+          w.etaAtLabel,
+          0,
+          w.labelScratch,
+          0);
       for (int p = p0; p < p1; p++) {
         u[(pr[p] - r0) * kb + pc[p]] = -w.labelScratch[p - p0];
       }
@@ -376,7 +441,8 @@ public final class IbCavi implements AutoCloseable {
     data += Summation.sum(cells, eta);
     double elbo = data;
     for (int j = 0; j < kb; j++) {
-      elbo -= posterior.klToPrior(k0 + j, posterior.traceWithPriorPrecision(k0 + j, w.squareScratch));
+      elbo -=
+          posterior.klToPrior(k0 + j, posterior.traceWithPriorPrecision(k0 + j, w.squareScratch));
     }
     if (!update) {
       return elbo;
@@ -440,8 +506,25 @@ public final class IbCavi implements AutoCloseable {
       for (int r0 = 0; r0 < rows; r0 += ROW_CHUNK) {
         int count = Math.min(ROW_CHUNK, rows - r0);
         design.transposedRows(r0, count, w.transposed);
-        kernels.matrixOps().gemm(false, false, dim, count, dim, 1, sigma, 0, dim, w.transposed, 0, count, 0,
-            w.solved, 0, count);
+        kernels
+            .matrixOps()
+            .gemm(
+                false,
+                false,
+                dim,
+                count,
+                dim,
+                1,
+                sigma,
+                0,
+                dim,
+                w.transposed,
+                0,
+                count,
+                0,
+                w.solved,
+                0,
+                count);
         for (int i = 0; i < count; i++) {
           out[(r0 + i) * kb + j] = 0;
         }
@@ -455,8 +538,9 @@ public final class IbCavi implements AutoCloseable {
   }
 
   /**
-   * One Gauss-Seidel sweep mu_m = (r_m - sum_{j != m} A_mj mu_j) / A_mm over the means of category k
-   * (the coordinate optimum of each q(beta_mk), Secs. D.4 / E.4), A whole M x M, r at rhs[off + m * stride].
+   * One Gauss-Seidel sweep mu_m = (r_m - sum_{j != m} A_mj mu_j) / A_mm over the means of category
+   * k (the coordinate optimum of each q(beta_mk), Secs. D.4 / E.4), A whole M x M, r at rhs[off + m
+   * * stride].
    */
   private void coordinateSweep(double[] a, double[] rhs, int off, int stride, int k) {
     double[] mu = posterior.means;
@@ -476,7 +560,8 @@ public final class IbCavi implements AutoCloseable {
    * label cells, and the small matrices.
    */
   private final class Workspace {
-    final int cellCount = (options.link() == Link.PROBIT ? Math.min(rows, probitRowChunk) : rows) * BLOCK;
+    final int cellCount =
+        (options.link() == Link.PROBIT ? Math.min(rows, probitRowChunk) : rows) * BLOCK;
     final double[] cells = new double[cellCount];
     final double[] scratch = new double[cellCount];
     final double[] negatedAtLabel = new double[rows];
@@ -486,10 +571,13 @@ public final class IbCavi implements AutoCloseable {
     final double[] rightSide = new double[dim * BLOCK];
     final double[] weights = new double[rows];
     final double[] squareScratch = new double[dim * dim];
-    final double[] gramScratch = design.sparse() || options.link() == Link.PROBIT ? null : new double[rows * dim];
+    final double[] gramScratch =
+        design.sparse() || options.link() == Link.PROBIT ? null : new double[rows * dim];
     final double[] transposed = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
     final double[] solved = options.link() == Link.LOGIT ? new double[dim * ROW_CHUNK] : null;
+
     /** Logit with full covariances: Sigma_k of the category at hand. */
-    final double[] covariance = options.link() == Link.LOGIT && !options.diagonal() ? new double[dim * dim] : null;
+    final double[] covariance =
+        options.link() == Link.LOGIT && !options.diagonal() ? new double[dim * dim] : null;
   }
 }

@@ -5,12 +5,15 @@ import java.io.Reader;
 import java.nio.file.Path;
 
 /**
- * Reads lines, as {@link java.io.BufferedReader#readLine} does, but refuses a line longer than a cap
- * before holding it whole, so that memory stays bounded on any input (a binary file without line
- * breaks, a runaway line).
+ * Reads lines, as {@link java.io.BufferedReader#readLine} does, but refuses a line longer than a
+ * cap before holding it whole, so that memory stays bounded on any input (a binary file without
+ * line breaks, a runaway line).
  */
 final class BoundedLineReader {
-  /** The longest line read, in characters: a row of a million sparse features fits several times over. */
+  /**
+   * The longest line read, in characters: a row of a million sparse features fits several times
+   * over.
+   */
   static final int MAX_LINE = 1 << 26;
 
   private final Reader in;
@@ -47,8 +50,10 @@ final class BoundedLineReader {
         position++;
       }
       if (line.length() + (position - start) > maxLine) {
-        throw new DataFileException(file, lineNumber + 1, "the line is longer than " + maxLine
-            + " characters (is this a text data file?)");
+        throw new DataFileException(
+            file,
+            lineNumber + 1,
+            "the line is longer than " + maxLine + " characters (is this a text data file?)");
       }
       line.append(buffer, start, position - start);
       if (position < limit) {

@@ -9,14 +9,16 @@ public record Dataset(Features features, int[] labels, int classes) {
     Objects.requireNonNull(features, "features");
     Objects.requireNonNull(labels, "labels");
     if (labels.length != features.rows()) {
-      throw new IllegalArgumentException(labels.length + " labels for " + features.rows() + " feature rows");
+      throw new IllegalArgumentException(
+          labels.length + " labels for " + features.rows() + " feature rows");
     }
     if (classes < 1) {
       throw new IllegalArgumentException("classes = " + classes + " must be >= 1");
     }
     for (int n = 0; n < labels.length; n++) {
       if (labels[n] < 0 || labels[n] >= classes) {
-        throw new IllegalArgumentException("labels[" + n + "] = " + labels[n] + " is outside [0, " + classes + ")");
+        throw new IllegalArgumentException(
+            "labels[" + n + "] = " + labels[n] + " is outside [0, " + classes + ")");
       }
     }
   }

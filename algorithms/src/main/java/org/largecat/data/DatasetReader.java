@@ -74,36 +74,55 @@ public final class DatasetReader {
     } catch (DataFileException e) {
       throw e;
     } catch (IOException e) {
-      throw IoErrors.explain(file, lineNumber > 0 ? "cannot read line " + (lineNumber + 1) : "cannot read", e);
+      throw IoErrors.explain(
+          file, lineNumber > 0 ? "cannot read line " + (lineNumber + 1) : "cannot read", e);
     }
     if (lineNumber == 0) {
       throw new DataFileException(file, 0, "the file is empty");
     }
     if (header != null && rows < header[0]) {
-      throw new DataFileException(file, lineNumber, "the file ends after " + rows + " of the "
-          + header[0] + " rows its header declares");
+      throw new DataFileException(
+          file,
+          lineNumber,
+          "the file ends after " + rows + " of the " + header[0] + " rows its header declares");
     }
     if (rows == 0) {
       throw new DataFileException(file, lineNumber, "the file has no examples");
     }
     int columns = columnLimit >= 0 ? columnLimit : maxColumn + 1;
     int classes = classLimit > 0 ? classLimit : inferredClasses();
-    return new Dataset(new SparseFeatures(rows, columns, Arrays.copyOf(indptr, rows + 1),
-        Arrays.copyOf(indices, indptr[rows]), Arrays.copyOf(values, indptr[rows])),
-        Arrays.copyOf(labels, rows), classes);
+    return new Dataset(
+        new SparseFeatures(
+            rows,
+            columns,
+            Arrays.copyOf(indptr, rows + 1),
+            Arrays.copyOf(indices, indptr[rows]),
+            Arrays.copyOf(values, indptr[rows])),
+        Arrays.copyOf(labels, rows),
+        classes);
   }
 
   /**
-   * K from the labels when nothing gives it: the largest label + 1, refused when most of those classes
-   * never occur, since a stray large label would otherwise make a model of that many classes.
+   * K from the labels when nothing gives it: the largest label + 1, refused when most of those
+   * classes never occur, since a stray large label would otherwise make a model of that many
+   * classes.
    */
   private int inferredClasses() throws DataFileException {
     int classes = maxLabel + 1;
     long distinct = Arrays.stream(labels, 0, rows).distinct().count();
     if (classes > 1000 && classes > 10 * distinct) {
-      throw new DataFileException(file, 0, "the largest label, " + (maxLabel + options.labelBase()) + ", makes K = "
-          + classes + " classes, but only " + distinct + " distinct labels occur; number the classes from "
-          + options.labelBase() + " without large gaps");
+      throw new DataFileException(
+          file,
+          0,
+          "the largest label, "
+              + (maxLabel + options.labelBase())
+              + ", makes K = "
+              + classes
+              + " classes, but only "
+              + distinct
+              + " distinct labels occur; number the classes from "
+              + options.labelBase()
+              + " without large gaps");
     }
     return classes;
   }
@@ -121,7 +140,8 @@ public final class DatasetReader {
         header[i] = -1;
       }
       if (header[i] < (i == 2 ? 1 : 0) || header[i] > Integer.MAX_VALUE) {
-        throw error("header field " + "NDL".charAt(i) + " = '" + parts[i] + "' is not a valid size");
+        throw error(
+            "header field " + "NDL".charAt(i) + " = '" + parts[i] + "' is not a valid size");
       }
     }
     return header;
@@ -145,7 +165,8 @@ public final class DatasetReader {
     int comma = line.indexOf(',', pos);
     int firstLabelEnd = comma >= 0 && comma < labelEnd ? comma : labelEnd;
     int label = parseIndex(line, pos, firstLabelEnd, "label", options.labelBase());
-    for (int c = firstLabelEnd; c < labelEnd; ) { // the other labels are dropped, but must be well formed
+    for (int c = firstLabelEnd;
+        c < labelEnd; ) { // the other labels are dropped, but must be well formed
       int next = line.indexOf(',', c + 1);
       next = next >= 0 && next < labelEnd ? next : labelEnd;
       parseIndex(line, c + 1, next, "label", options.labelBase());
@@ -187,7 +208,8 @@ public final class DatasetReader {
     indptr[++rows] = nz;
   }
 
-  private int parseIndex(String line, int from, int to, String what, int base) throws DataFileException {
+  private int parseIndex(String line, int from, int to, String what, int base)
+      throws DataFileException {
     String token = line.substring(from, to);
     int value;
     try {
@@ -196,12 +218,14 @@ public final class DatasetReader {
       throw error(what + " '" + token + "' is not an integer");
     }
     if (value < base) {
-      throw error(what + " " + value + " is below " + base + " (indices are " + base + "-based here)");
+      throw error(
+          what + " " + value + " is below " + base + " (indices are " + base + "-based here)");
     }
     return value - base;
   }
 
-  private void checkLimit(int index, int limit, String what, int base, String name) throws DataFileException {
+  private void checkLimit(int index, int limit, String what, int base, String name)
+      throws DataFileException {
     if (limit >= 0 && index >= limit) {
       throw error(what + " " + (index + base) + " is beyond " + name + " = " + limit);
     }
@@ -232,7 +256,8 @@ public final class DatasetReader {
     }
     long[] packed = new long[to - from];
     for (int j = from; j < to; j++) {
-      packed[j - from] = ((long) indices[j] << 32) | (Float.floatToRawIntBits(values[j]) & 0xffffffffL);
+      packed[j - from] =
+          ((long) indices[j] << 32) | (Float.floatToRawIntBits(values[j]) & 0xffffffffL);
     }
     Arrays.sort(packed);
     for (int j = from; j < to; j++) {

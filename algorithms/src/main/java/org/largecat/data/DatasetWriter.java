@@ -8,16 +8,19 @@ import java.nio.file.Path;
 import org.largecat.AtomicWrite;
 
 /**
- * Writes a {@link Dataset} in the repository's text format, the Extreme Classification one
- * ({@link TextFormat#EXTREME_CLASSIFICATION}, 0-based): header {@code N D K}, then
- * {@code label f:v f:v ...} with zeros left out and values written round-trip exact.
+ * Writes a {@link Dataset} in the repository's text format, the Extreme Classification one ({@link
+ * TextFormat#EXTREME_CLASSIFICATION}, 0-based): header {@code N D K}, then {@code label f:v f:v
+ * ...} with zeros left out and values written round-trip exact.
  */
 public final class DatasetWriter {
   private DatasetWriter() {}
 
   /** Writes {@code data} to {@code file}, replacing it once the whole set is written. */
   public static void write(Dataset data, Path file) throws IOException {
-    AtomicWrite.write(file, raw -> writeTo(data, new BufferedWriter(new OutputStreamWriter(raw, StandardCharsets.UTF_8))));
+    AtomicWrite.write(
+        file,
+        raw ->
+            writeTo(data, new BufferedWriter(new OutputStreamWriter(raw, StandardCharsets.UTF_8))));
   }
 
   private static void writeTo(Dataset data, BufferedWriter out) throws IOException {

@@ -9,11 +9,19 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   public DenseFeatures {
     Objects.requireNonNull(values, "values");
     if (rows < 0 || columns < 0) {
-      throw new IllegalArgumentException("rows = " + rows + " and columns = " + columns + " must be >= 0");
+      throw new IllegalArgumentException(
+          "rows = " + rows + " and columns = " + columns + " must be >= 0");
     }
     if ((long) rows * columns != values.length) {
-      throw new IllegalArgumentException("values has " + values.length + " elements, rows x columns = "
-          + rows + " x " + columns + " needs " + (long) rows * columns);
+      throw new IllegalArgumentException(
+          "values has "
+              + values.length
+              + " elements, rows x columns = "
+              + rows
+              + " x "
+              + columns
+              + " needs "
+              + (long) rows * columns);
     }
   }
 
@@ -23,8 +31,16 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   }
 
   @Override
-  public void gatherDot(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      double[] out, int outOff) {
+  public void gatherDot(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      double[] out,
+      int outOff) {
     if (columns == 0) {
       java.util.Arrays.fill(out, outOff, outOff + count, 0.0);
     } else {
@@ -33,15 +49,31 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   }
 
   @Override
-  public void scatterAxpy(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      float[] coef, int coefOff) {
+  public void scatterAxpy(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      float[] coef,
+      int coefOff) {
     if (columns > 0) {
       ops.scatterAxpy(w, k, columns, classes, off, count, coef, coefOff, values, row * columns);
     }
   }
 
   @Override
-  public void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff) {
+  public void gatherAxpy(
+      VectorOps ops,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     if (columns > 0) {
       ops.gatherAxpy(values, this.rows, columns, rows, rowsOff, count, coef, coefOff, y, yOff);
     }
@@ -67,7 +99,8 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   public DenseFeatures subset(int[] rowIndices) {
     float[] picked = new float[Math.multiplyExact(rowIndices.length, columns)];
     for (int i = 0; i < rowIndices.length; i++) {
-      System.arraycopy(values, Objects.checkIndex(rowIndices[i], rows) * columns, picked, i * columns, columns);
+      System.arraycopy(
+          values, Objects.checkIndex(rowIndices[i], rows) * columns, picked, i * columns, columns);
     }
     return new DenseFeatures(rowIndices.length, columns, picked);
   }
@@ -96,7 +129,8 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
 
   static void checkFactors(float[] factors, int columns) {
     if (factors.length != columns) {
-      throw new IllegalArgumentException("factors has " + factors.length + " elements, expected one per column (" + columns + ")");
+      throw new IllegalArgumentException(
+          "factors has " + factors.length + " elements, expected one per column (" + columns + ")");
     }
   }
 }

@@ -3,9 +3,10 @@ package org.largecat.data;
 import org.largecat.kernel.VectorOps;
 
 /**
- * The feature rows x_n of a dataset, dense or CSR-sparse, with the two batched kernels every sampled
- * trainer runs per example: scores of a class subset against x_n, and a rank-one update of those
- * classes' weight rows along x_n; and the sum of coefficients times rows of x that makes one class's gradient row. A dataset with no columns (a bias-only model) has scores 0.
+ * The feature rows x_n of a dataset, dense or CSR-sparse, with the two batched kernels every
+ * sampled trainer runs per example: scores of a class subset against x_n, and a rank-one update of
+ * those classes' weight rows along x_n; and the sum of coefficients times rows of x that makes one
+ * class's gradient row. A dataset with no columns (a bias-only model) has scores 0.
  */
 public sealed interface Features permits DenseFeatures, SparseFeatures {
 
@@ -19,15 +20,42 @@ public sealed interface Features permits DenseFeatures, SparseFeatures {
   long storedValues();
 
   /** out[outOff + i] = W[classes[off + i]] . x_row for i < count, W the k x D row-major weights. */
-  void gatherDot(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      double[] out, int outOff);
+  void gatherDot(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      double[] out,
+      int outOff);
 
   /** W[classes[off + i]] += coef[coefOff + i] * x_row for i < count. */
-  void scatterAxpy(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      float[] coef, int coefOff);
+  void scatterAxpy(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      float[] coef,
+      int coefOff);
 
-  /** y[yOff + j] += coef[coefOff + i] * x_{rows[rowsOff + i]}[j] for i < count, j < D, in order of i. */
-  void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff);
+  /**
+   * y[yOff + j] += coef[coefOff + i] * x_{rows[rowsOff + i]}[j] for i < count, j < D, in order of
+   * i.
+   */
+  void gatherAxpy(
+      VectorOps ops,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff);
 
   /** Returns ||x_row||². */
   double squaredNorm(int row);
@@ -38,7 +66,9 @@ public sealed interface Features permits DenseFeatures, SparseFeatures {
   /** Returns the rows listed, in that order. */
   Features subset(int[] rowIndices);
 
-  /** Returns a copy in which every column is divided by its factor (factors of 0 leave it as is). */
+  /**
+   * Returns a copy in which every column is divided by its factor (factors of 0 leave it as is).
+   */
   Features scaleColumns(float[] factors);
 
   /** Returns the largest absolute value in each column. */

@@ -31,8 +31,9 @@ public final class Preprocessing {
     requireSameShape(train, test);
     float[] max = train.features().columnMaxAbs();
     return new Dataset[] {
-        new Dataset(train.features().scaleColumns(max), train.labels(), train.classes()),
-        new Dataset(test.features().scaleColumns(max), test.labels(), test.classes())};
+      new Dataset(train.features().scaleColumns(max), train.labels(), train.classes()),
+      new Dataset(test.features().scaleColumns(max), test.labels(), test.classes())
+    };
   }
 
   /**
@@ -41,24 +42,26 @@ public final class Preprocessing {
    */
   public static Dataset unitRows(Dataset data) {
     Features x = data.features();
-    Features scaled = switch (x) {
-      case DenseFeatures dense -> {
-        float[] values = dense.values().clone();
-        int d = dense.columns();
-        for (int n = 0; n < dense.rows(); n++) {
-          divide(values, n * d, (n + 1) * d, Math.sqrt(dense.squaredNorm(n)));
-        }
-        yield new DenseFeatures(dense.rows(), d, values);
-      }
-      case SparseFeatures sparse -> {
-        float[] values = sparse.values().clone();
-        int[] indptr = sparse.indptr();
-        for (int n = 0; n < sparse.rows(); n++) {
-          divide(values, indptr[n], indptr[n + 1], Math.sqrt(sparse.squaredNorm(n)));
-        }
-        yield new SparseFeatures(sparse.rows(), sparse.columns(), indptr, sparse.indices(), values);
-      }
-    };
+    Features scaled =
+        switch (x) {
+          case DenseFeatures dense -> {
+            float[] values = dense.values().clone();
+            int d = dense.columns();
+            for (int n = 0; n < dense.rows(); n++) {
+              divide(values, n * d, (n + 1) * d, Math.sqrt(dense.squaredNorm(n)));
+            }
+            yield new DenseFeatures(dense.rows(), d, values);
+          }
+          case SparseFeatures sparse -> {
+            float[] values = sparse.values().clone();
+            int[] indptr = sparse.indptr();
+            for (int n = 0; n < sparse.rows(); n++) {
+              divide(values, indptr[n], indptr[n + 1], Math.sqrt(sparse.squaredNorm(n)));
+            }
+            yield new SparseFeatures(
+                sparse.rows(), sparse.columns(), indptr, sparse.indices(), values);
+          }
+        };
     return new Dataset(scaled, data.labels(), data.classes());
   }
 
@@ -72,8 +75,15 @@ public final class Preprocessing {
 
   private static void requireSameShape(Dataset train, Dataset test) {
     if (train.columns() != test.columns() || train.classes() != test.classes()) {
-      throw new IllegalArgumentException("training set is D = " + train.columns() + ", K = " + train.classes()
-          + " but test set is D = " + test.columns() + ", K = " + test.classes());
+      throw new IllegalArgumentException(
+          "training set is D = "
+              + train.columns()
+              + ", K = "
+              + train.classes()
+              + " but test set is D = "
+              + test.columns()
+              + ", K = "
+              + test.classes());
     }
   }
 }

@@ -12,7 +12,8 @@ import java.util.Objects;
  *     largest index + 1 (LibSVM); a test file names its training set's D here
  * @param classes the number of classes K, or -1 as for {@code columns}
  */
-public record ReadOptions(TextFormat format, int featureBase, int labelBase, int columns, int classes) {
+public record ReadOptions(
+    TextFormat format, int featureBase, int labelBase, int columns, int classes) {
 
   public ReadOptions {
     Objects.requireNonNull(format, "format");
@@ -23,12 +24,19 @@ public record ReadOptions(TextFormat format, int featureBase, int labelBase, int
       throw new IllegalArgumentException("labelBase = " + labelBase + " must be 0 or 1");
     }
     if (columns < -1 || classes < -1 || classes == 0) {
-      throw new IllegalArgumentException("columns = " + columns + ", classes = " + classes
-          + ": each must be -1 (from the file) or a size (classes >= 1)");
+      throw new IllegalArgumentException(
+          "columns = "
+              + columns
+              + ", classes = "
+              + classes
+              + ": each must be -1 (from the file) or a size (classes >= 1)");
     }
   }
 
-  /** The format's usual conventions: 0-based features for Extreme Classification, 1-based for LibSVM; 0-based labels. */
+  /**
+   * The format's usual conventions: 0-based features for Extreme Classification, 1-based for
+   * LibSVM; 0-based labels.
+   */
   public static ReadOptions of(TextFormat format) {
     return new ReadOptions(format, format == TextFormat.LIBSVM ? 1 : 0, 0, -1, -1);
   }

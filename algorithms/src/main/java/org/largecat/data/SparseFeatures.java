@@ -5,8 +5,8 @@ import java.util.Objects;
 import org.largecat.kernel.VectorOps;
 
 /**
- * CSR-sparse feature rows: row n holds the pairs (indices[j], values[j]) for j in
- * [indptr[n], indptr[n+1]), column indices strictly increasing within a row.
+ * CSR-sparse feature rows: row n holds the pairs (indices[j], values[j]) for j in [indptr[n],
+ * indptr[n+1]), column indices strictly increasing within a row.
  */
 public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices, float[] values)
     implements Features {
@@ -16,22 +16,41 @@ public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices,
     Objects.requireNonNull(indices, "indices");
     Objects.requireNonNull(values, "values");
     if (rows < 0 || columns < 0) {
-      throw new IllegalArgumentException("rows = " + rows + " and columns = " + columns + " must be >= 0");
+      throw new IllegalArgumentException(
+          "rows = " + rows + " and columns = " + columns + " must be >= 0");
     }
-    if (indptr.length != rows + 1 || indptr[0] != 0 || indptr[rows] != indices.length
+    if (indptr.length != rows + 1
+        || indptr[0] != 0
+        || indptr[rows] != indices.length
         || values.length != indices.length) {
-      throw new IllegalArgumentException("CSR arrays disagree: indptr has " + indptr.length + " entries for "
-          + rows + " rows, ends at " + indptr[indptr.length - 1] + ", indices " + indices.length
-          + ", values " + values.length);
+      throw new IllegalArgumentException(
+          "CSR arrays disagree: indptr has "
+              + indptr.length
+              + " entries for "
+              + rows
+              + " rows, ends at "
+              + indptr[indptr.length - 1]
+              + ", indices "
+              + indices.length
+              + ", values "
+              + values.length);
     }
     for (int n = 0; n < rows; n++) {
       if (indptr[n + 1] < indptr[n]) {
         throw new IllegalArgumentException("indptr decreases at row " + n);
       }
       for (int j = indptr[n]; j < indptr[n + 1]; j++) {
-        if (indices[j] < 0 || indices[j] >= columns || (j > indptr[n] && indices[j] <= indices[j - 1])) {
-          throw new IllegalArgumentException("row " + n + ": column index " + indices[j]
-              + " is outside [0, " + columns + ") or not strictly increasing");
+        if (indices[j] < 0
+            || indices[j] >= columns
+            || (j > indptr[n] && indices[j] <= indices[j - 1])) {
+          throw new IllegalArgumentException(
+              "row "
+                  + n
+                  + ": column index "
+                  + indices[j]
+                  + " is outside [0, "
+                  + columns
+                  + ") or not strictly increasing");
         }
       }
     }
@@ -48,26 +67,77 @@ public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices,
   }
 
   @Override
-  public void gatherDot(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      double[] out, int outOff) {
+  public void gatherDot(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      double[] out,
+      int outOff) {
     if (columns == 0) {
       Arrays.fill(out, outOff, outOff + count, 0.0);
     } else {
-      ops.gatherDotSparse(w, k, columns, classes, off, count, indices, values, indptr[row], rowLength(row), out, outOff);
+      ops.gatherDotSparse(
+          w,
+          k,
+          columns,
+          classes,
+          off,
+          count,
+          indices,
+          values,
+          indptr[row],
+          rowLength(row),
+          out,
+          outOff);
     }
   }
 
   @Override
-  public void scatterAxpy(VectorOps ops, float[] w, int k, int row, int[] classes, int off, int count,
-      float[] coef, int coefOff) {
+  public void scatterAxpy(
+      VectorOps ops,
+      float[] w,
+      int k,
+      int row,
+      int[] classes,
+      int off,
+      int count,
+      float[] coef,
+      int coefOff) {
     if (columns > 0) {
-      ops.scatterAxpySparse(w, k, columns, classes, off, count, coef, coefOff, indices, values, indptr[row], rowLength(row));
+      ops.scatterAxpySparse(
+          w,
+          k,
+          columns,
+          classes,
+          off,
+          count,
+          coef,
+          coefOff,
+          indices,
+          values,
+          indptr[row],
+          rowLength(row));
     }
   }
 
-  /** A plain scatter: like the sparse scatter-axpy kernel it is bound by its scattered loads and stores. */
+  /**
+   * A plain scatter: like the sparse scatter-axpy kernel it is bound by its scattered loads and
+   * stores.
+   */
   @Override
-  public void gatherAxpy(VectorOps ops, int[] rows, int rowsOff, int count, float[] coef, int coefOff, float[] y, int yOff) {
+  public void gatherAxpy(
+      VectorOps ops,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     Objects.checkFromIndexSize(yOff, columns, y.length);
     for (int i = 0; i < count; i++) {
       int row = Objects.checkIndex(rows[rowsOff + i], this.rows);

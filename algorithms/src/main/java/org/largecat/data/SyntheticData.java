@@ -8,9 +8,9 @@ public final class SyntheticData {
   private SyntheticData() {}
 
   /**
-   * The A&R paper's toy set (§4.1, after Titsias 2016): no covariates, label k with probability
-   * p_k ∝ p̃_k² where p̃_k ~ U[0, 1]. The truth is a bias-only softmax with b_k = log p_k.
-   * The paper uses {@code classes} = 10⁴ and {@code rows} = 3·10⁵.
+   * The A&R paper's toy set (§4.1, after Titsias 2016): no covariates, label k with probability p_k
+   * ∝ p̃_k² where p̃_k ~ U[0, 1]. The truth is a bias-only softmax with b_k = log p_k. The paper
+   * uses {@code classes} = 10⁴ and {@code rows} = 3·10⁵.
    */
   public static SyntheticSet arToy(int classes, int rows, long seed) {
     requirePositive("classes", classes);
@@ -45,12 +45,14 @@ public final class SyntheticData {
    * Linear softmax data with covariates: x_n ~ N(0, I_D), W_kd ~ N(0, weightScale²), b_k ~ N(0,
    * weightScale²), y_n drawn from softmax(W x_n + b) exactly (Gumbel-max). Stored densely.
    */
-  public static SyntheticSet linearSoftmax(int rows, int columns, int classes, double weightScale, long seed) {
+  public static SyntheticSet linearSoftmax(
+      int rows, int columns, int classes, double weightScale, long seed) {
     requirePositive("rows", rows);
     requirePositive("columns", columns);
     requirePositive("classes", classes);
     if (!(weightScale > 0 && weightScale < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("weightScale = " + weightScale + " must be positive and finite");
+      throw new IllegalArgumentException(
+          "weightScale = " + weightScale + " must be positive and finite");
     }
     SplittableRandom random = new SplittableRandom(seed);
     float[] w = new float[Math.multiplyExact(classes, columns)];
@@ -79,7 +81,8 @@ public final class SyntheticData {
         }
       }
     }
-    return new SyntheticSet(new Dataset(new DenseFeatures(rows, columns, x), labels, classes), w, b);
+    return new SyntheticSet(
+        new Dataset(new DenseFeatures(rows, columns, x), labels, classes), w, b);
   }
 
   private static void requirePositive(String name, int value) {

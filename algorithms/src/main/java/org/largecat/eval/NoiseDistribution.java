@@ -8,13 +8,14 @@ import org.largecat.special.Logistic;
 import org.largecat.special.Normal;
 
 /**
- * The standard noise of an additive-noise categorical model, y = argmax_k (psi_k + eps_k) with eps_k
- * iid of density f and cdf F (augment-and-reduce Eq. 4), and what {@link UtilityModelQuadrature}
- * needs of it: log f, log F, the ratio h = f/F (the reverse hazard; phi/Phi for the Gaussian), log h
- * and its first two derivatives, and the batched SPI kernels that compute log F and h.
+ * The standard noise of an additive-noise categorical model, y = argmax_k (psi_k + eps_k) with
+ * eps_k iid of density f and cdf F (augment-and-reduce Eq. 4), and what {@link
+ * UtilityModelQuadrature} needs of it: log f, log F, the ratio h = f/F (the reverse hazard; phi/Phi
+ * for the Gaussian), log h and its first two derivatives, and the batched SPI kernels that compute
+ * log F and h.
  *
- * <p>For all three, log F and log h are concave (for the Gaussian (log h)'' = -1 + h (x + h) lies in
- * (-1, 0)), so every integrand of Eq. 5 is log-concave.
+ * <p>For all three, log F and log h are concave (for the Gaussian (log h)'' = -1 + h (x + h) lies
+ * in (-1, 0)), so every integrand of Eq. 5 is log-concave.
  */
 public enum NoiseDistribution {
   /** Standard Gumbel (maximum): the softmax. F = exp(-e^-x), h = e^-x. */
@@ -78,8 +79,8 @@ public enum NoiseDistribution {
     }
 
     /**
-     * log phi(x) - log Phi(x): it cancels only for x far below 0, where the integrand (which carries
-     * the factor Phi(x) once more) is negligible.
+     * log phi(x) - log Phi(x): it cancels only for x far below 0, where the integrand (which
+     * carries the factor Phi(x) once more) is negligible.
      */
     @Override
     void logHazards(int n, double[] x, double[] logCdf, int off) {
@@ -94,7 +95,9 @@ public enum NoiseDistribution {
     }
   },
 
-  /** Standard logistic: the multinomial logistic. F = sigma, f = sigma(x) sigma(-x), h = sigma(-x). */
+  /**
+   * Standard logistic: the multinomial logistic. F = sigma, f = sigma(x) sigma(-x), h = sigma(-x).
+   */
   LOGISTIC(ElementwiseFunction.LOG_SIGMOID) {
     @Override
     public double logDensity(double x) {
@@ -117,8 +120,8 @@ public enum NoiseDistribution {
     }
 
     /**
-     * log sigma(-x) = log sigma(x) - x: no second log sigmoid pass. It cancels only for x far below 0,
-     * to an absolute error of an ulp of x, which is a relative error of the integrand.
+     * log sigma(-x) = log sigma(x) - x: no second log sigmoid pass. It cancels only for x far below
+     * 0, to an absolute error of an ulp of x, which is a relative error of the integrand.
      */
     @Override
     void logHazards(int n, double[] x, double[] logCdf, int off) {
@@ -172,7 +175,10 @@ public enum NoiseDistribution {
   /** out[0..n) := h(x[0..n)), batched through the SPI. */
   public abstract void hazards(SpecialFunctions sf, int n, double[] x, double[] out);
 
-  /** The noise of a model's link: Gumbel for the softmax, Gaussian for the probit, logistic for the logistic. */
+  /**
+   * The noise of a model's link: Gumbel for the softmax, Gaussian for the probit, logistic for the
+   * logistic.
+   */
   public static NoiseDistribution of(Link link) {
     return switch (link) {
       case SOFTMAX -> GUMBEL;

@@ -2,8 +2,8 @@ package org.largecat.eval;
 
 /**
  * A class score came out NaN or infinite, so no probability, rank or accuracy of that example means
- * anything: evaluation and prediction stop rather than score it (a NaN compares false with everything,
- * which would rank the label first).
+ * anything: evaluation and prediction stop rather than score it (a NaN compares false with
+ * everything, which would rank the label first).
  */
 public final class NonFiniteScoreException extends ArithmeticException {
   private static final long serialVersionUID = 1L;

@@ -6,9 +6,9 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 
 /**
- * The class probabilities of a {@link LinearModel} for one example at a time: all K utilities
- * ψ = W x + b by one gather-dot, then the link's log-probabilities — closed form for the softmax,
- * {@link UtilityModelQuadrature} for probit and logistic. One per thread; reused.
+ * The class probabilities of a {@link LinearModel} for one example at a time: all K utilities ψ = W
+ * x + b by one gather-dot, then the link's log-probabilities — closed form for the softmax, {@link
+ * UtilityModelQuadrature} for probit and logistic. One per thread; reused.
  */
 public final class Predictor {
   private final LinearModel model;
@@ -19,8 +19,11 @@ public final class Predictor {
   public Predictor(LinearModel model, Kernels kernels) {
     this.model = model;
     this.kernels = kernels;
-    this.quadrature = model.link() == Link.SOFTMAX ? null
-        : new UtilityModelQuadrature(kernels, NoiseDistribution.of(model.link()), model.classes());
+    this.quadrature =
+        model.link() == Link.SOFTMAX
+            ? null
+            : new UtilityModelQuadrature(
+                kernels, NoiseDistribution.of(model.link()), model.classes());
     this.allClasses = new int[model.classes()];
     for (int k = 0; k < allClasses.length; k++) {
       allClasses[k] = k;
@@ -30,16 +33,32 @@ public final class Predictor {
   /**
    * psi[k] = w_k · x_row + b_k for every class.
    *
-   * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features overflow)
+   * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features
+   *     overflow)
    */
   public void utilities(Features x, int row, double[] psi) {
-    x.gatherDot(kernels.vectorOps(), model.weights(), model.classes(), row, allClasses, 0, allClasses.length, psi, 0);
+    x.gatherDot(
+        kernels.vectorOps(),
+        model.weights(),
+        model.classes(),
+        row,
+        allClasses,
+        0,
+        allClasses.length,
+        psi,
+        0);
     double[] b = model.biases();
     for (int k = 0; k < psi.length; k++) {
       psi[k] += b[k];
       if (!Double.isFinite(psi[k])) {
-        throw new NonFiniteScoreException("example " + (row + 1) + ": the score of class " + k + " is " + psi[k]
-            + "; the model's weights or the example's features are too large (or not finite)");
+        throw new NonFiniteScoreException(
+            "example "
+                + (row + 1)
+                + ": the score of class "
+                + k
+                + " is "
+                + psi[k]
+                + "; the model's weights or the example's features are too large (or not finite)");
       }
     }
   }

@@ -11,12 +11,12 @@ import org.largecat.kernel.VectorOps;
  * logistic, softmax) by one-dimensional quadrature of augment-and-reduce Eq. 5 in log space: the
  * test log-likelihood of the true class, or all K log-probabilities of one utility vector psi.
  *
- * <p><b>The integrals.</b> With t = eps + psi_y, Eq. 5 reads p(y) = int h(t - psi_y) e^{G(t)} dt with
- * h = f/F and G(t) = sum_k log F(t - psi_k): e^G is the cdf of max_k (psi_k + eps_k), and G is shared
- * by every class, so one batched log F over the K classes at a node serves all K integrals. Each
- * integrand L_y(t) = G(t) + log h(t - psi_y) is log-concave (see {@link NoiseDistribution}); its mode
- * lies at or right of psi_y and moves right as psi_y grows, so the modes of the classes of largest
- * and smallest utility bracket every other mode.
+ * <p><b>The integrals.</b> With t = eps + psi_y, Eq. 5 reads p(y) = int h(t - psi_y) e^{G(t)} dt
+ * with h = f/F and G(t) = sum_k log F(t - psi_k): e^G is the cdf of max_k (psi_k + eps_k), and G is
+ * shared by every class, so one batched log F over the K classes at a node serves all K integrals.
+ * Each integrand L_y(t) = G(t) + log h(t - psi_y) is log-concave (see {@link NoiseDistribution});
+ * its mode lies at or right of psi_y and moves right as psi_y grows, so the modes of the classes of
+ * largest and smallest utility bracket every other mode.
  *
  * <p><b>Why one node set fitted to the top class is not enough.</b> Classes far below the top put
  * their mass elsewhere, and more narrowly: for K = 2 Gaussian with margin 60 the low class peaks at
@@ -27,34 +27,36 @@ import org.largecat.kernel.VectorOps;
  *
  * <p><b>The scheme.</b> The trapezoid rule on a uniform grid t_j = c + j * step, one grid shared by
  * a group of classes, adapted until every class of the group is resolved:
+ *
  * <ol>
  *   <li>Start: the modes and widths 1/sqrt(-L_y'') of the group's classes of largest and smallest
  *       utility, by Newton's method safeguarded by bisection (L_y' is decreasing; each step is one
- *       batched pass of h over K). The grid spans both modes and 8 widths beyond, at half the smaller
- *       width (at most 1). If that takes more than 160 nodes (modes far apart for their widths, as
- *       when a few outliers sit hundreds away), the group is split at the middle of its utility range
- *       and each half gets its own grid; all classes start as one group.
- *   <li>Tails: by concavity, beyond an end node L_y lies below the chord through the last two nodes,
- *       so the neglected tail is at most e^{L_y(end)} / |chord slope|; the grid grows on a side until
- *       that bound is below 1e-12 of every class's integral.
+ *       batched pass of h over K). The grid spans both modes and 8 widths beyond, at half the
+ *       smaller width (at most 1). If that takes more than 160 nodes (modes far apart for their
+ *       widths, as when a few outliers sit hundreds away), the group is split at the middle of its
+ *       utility range and each half gets its own grid; all classes start as one group.
+ *   <li>Tails: by concavity, beyond an end node L_y lies below the chord through the last two
+ *       nodes, so the neglected tail is at most e^{L_y(end)} / |chord slope|; the grid grows on a
+ *       side until that bound is below 1e-12 of every class's integral.
  *   <li>Halving: the midpoints are added (the old nodes are kept) and, for every class, the new sum
  *       is compared with the old; the grid is final when they agree to 1e-7 for every class.
  * </ol>
- * No class of a group starts under-resolved, which is what makes the halving test trustworthy (a grid
- * much coarser than a peak can agree with its own halving by accident): the curvature -L_y'' at a
- * class's mode is exactly 1 for the Gumbel (G' = 1 there); at most 5/4 for the logistic (-G'' <= G' =
- * sigma(t - psi_y) < 1 there); and for the Gaussian at most 1 more than the group's bottom class's,
- * since -G'' = sum_k (1 - Var(Z | Z < t - psi_k)) decreases in t and the modes increase with psi_y.
- * So the starting step is at most 1.1 widths of any class in the group.
  *
- * <p>The integrands are analytic in a strip around the real axis and decay at least exponentially, so
- * the trapezoid error falls like exp(-const / step): each halving squares the relative error, and
- * when two successive grids agree to 1e-7 the finer one is accurate to about 1e-14 relative. Cost per
- * node: K log F evaluations and one K-wide exp, batched through the SPI (log h comes from log F by
- * arithmetic). For K = 10^4, 170 to 440 K-wide passes (nodes plus Newton steps; see
- * {@link #lastPasses()}) for all K classes, and up to 750 with outliers hundreds away; 90 to 200 for
- * one class. A logistic class M below the top has a flat integrand M wide, which takes about 2M
- * nodes. Sums over nodes are in log space, shifted by the running maximum per class; nothing is
+ * No class of a group starts under-resolved, which is what makes the halving test trustworthy (a
+ * grid much coarser than a peak can agree with its own halving by accident): the curvature -L_y''
+ * at a class's mode is exactly 1 for the Gumbel (G' = 1 there); at most 5/4 for the logistic (-G''
+ * <= G' = sigma(t - psi_y) < 1 there); and for the Gaussian at most 1 more than the group's bottom
+ * class's, since -G'' = sum_k (1 - Var(Z | Z < t - psi_k)) decreases in t and the modes increase
+ * with psi_y. So the starting step is at most 1.1 widths of any class in the group.
+ *
+ * <p>The integrands are analytic in a strip around the real axis and decay at least exponentially,
+ * so the trapezoid error falls like exp(-const / step): each halving squares the relative error,
+ * and when two successive grids agree to 1e-7 the finer one is accurate to about 1e-14 relative.
+ * Cost per node: K log F evaluations and one K-wide exp, batched through the SPI (log h comes from
+ * log F by arithmetic). For K = 10^4, 170 to 440 K-wide passes (nodes plus Newton steps; see {@link
+ * #lastPasses()}) for all K classes, and up to 750 with outliers hundreds away; 90 to 200 for one
+ * class. A logistic class M below the top has a flat integrand M wide, which takes about 2M nodes.
+ * Sums over nodes are in log space, shifted by the running maximum per class; nothing is
  * exponentiated before shifting.
  *
  * <p><b>Accuracy and domain.</b> |error in log p| at most 1e-6 for K up to 10^4, margins |psi_y -
@@ -63,8 +65,8 @@ import org.largecat.kernel.VectorOps;
  * each checked on every class that shares it): worst 8.7e-12 for the Gaussian, 6.2e-13 for the
  * logistic; the Gumbel agrees with the closed-form log-softmax to 6.1e-13. For the Gumbel, log F
  * underflows to -Inf where t - psi_k < -709, so utilities more than about 700 apart are out of its
- * domain. A call that would need more than 2^17 nodes throws
- * {@link ArithmeticException} rather than return an unconverged value.
+ * domain. A call that would need more than 2^17 nodes throws {@link ArithmeticException} rather
+ * than return an unconverged value.
  *
  * <p>Not thread-safe: one evaluator per thread, reused across examples; no allocation after
  * construction.
@@ -72,18 +74,26 @@ import org.largecat.kernel.VectorOps;
 public final class UtilityModelQuadrature {
   /** Elements of the batched log F buffer: a few nodes of K classes each per kernel call. */
   private static final int BATCH_ELEMENTS = 1 << 16;
+
   private static final int MAX_ROWS = 16;
+
   /** Two successive grids must agree this closely, relative, for every tracked class. */
   private static final double HALVING_TOLERANCE = 1e-7;
+
   /** Bound on each neglected tail relative to the class's integral. */
   private static final double TAIL_TOLERANCE = 1e-12;
+
   private static final int MAX_NODES = 1 << 17;
+
   /** A group of classes whose first grid would need more nodes than this is split by utility. */
   private static final int SPLIT_NODES = 160;
+
   /** The initial grid reaches this many widths beyond the extreme modes. */
   private static final double START_WIDTHS = 8;
+
   /** Widths are capped here: logistic integrands far below the top are flat over the margin. */
   private static final double MAX_WIDTH = 4;
+
   private static final double MAX_STEP = 1;
   private static final int MAX_MODE_STEPS = 200;
 
@@ -93,14 +103,20 @@ public final class UtilityModelQuadrature {
   private final int maxClasses;
   private final int rows;
   private final double[] ones;
+
   /** rows x k: t - psi_k, then log h(t - psi_y) and the log-integrand L_y(t) of tracked classes. */
   private final double[] argument;
+
   /** rows x k: log F(t - psi_k); during the mode search, h(t - psi_k). */
   private final double[] logCdf;
+
   private final double[] shifted;
+
   /** Running log-sum-exp of the nodes of one pass, per class: max and sum of exp(L - max). */
   private final double[] passMax;
+
   private final double[] passSum;
+
   /** log of the sum of e^{L_y} over every node of the grid so far, per class. */
   private final double[] total;
 
@@ -109,11 +125,15 @@ public final class UtilityModelQuadrature {
   private int k;
   private int first;
   private int count;
+
   /** The utility interval of the classes the current grid serves. */
   private double low;
+
   private double high;
+
   /** Where a logProbabilities call writes; null for logProbability. */
   private double[] out;
+
   private int outOff;
   private double center;
   private double step;
@@ -130,10 +150,12 @@ public final class UtilityModelQuadrature {
    */
   public UtilityModelQuadrature(Kernels kernels, NoiseDistribution noise, int maxClasses) {
     if (kernels == null || noise == null) {
-      throw new NullPointerException("UtilityModelQuadrature: " + (kernels == null ? "kernels" : "noise") + " is null");
+      throw new NullPointerException(
+          "UtilityModelQuadrature: " + (kernels == null ? "kernels" : "noise") + " is null");
     }
     if (maxClasses < 1) {
-      throw new IllegalArgumentException("UtilityModelQuadrature: maxClasses = " + maxClasses + " must be positive");
+      throw new IllegalArgumentException(
+          "UtilityModelQuadrature: maxClasses = " + maxClasses + " must be positive");
     }
     this.vectorOps = kernels.vectorOps();
     this.specialFunctions = kernels.specialFunctions();
@@ -163,7 +185,8 @@ public final class UtilityModelQuadrature {
   public double logProbability(double[] psi, int off, int k, int y) {
     checkUtilities("logProbability", psi, off, k);
     if (y < 0 || y >= k) {
-      throw new IllegalArgumentException("logProbability: y = " + y + " is not a class in [0, " + k + ")");
+      throw new IllegalArgumentException(
+          "logProbability: y = " + y + " is not a class in [0, " + k + ")");
     }
     if (k == 1) {
       return 0;
@@ -185,8 +208,13 @@ public final class UtilityModelQuadrature {
       throw new NullPointerException("logProbabilities: out is null");
     }
     if (outOff < 0 || outOff > out.length - k) {
-      throw new IndexOutOfBoundsException("logProbabilities: out has length " + out.length
-          + " but the call writes " + k + " elements from offset " + outOff);
+      throw new IndexOutOfBoundsException(
+          "logProbabilities: out has length "
+              + out.length
+              + " but the call writes "
+              + k
+              + " elements from offset "
+              + outOff);
     }
     if (k == 1) {
       out[outOff] = 0;
@@ -214,16 +242,23 @@ public final class UtilityModelQuadrature {
       throw new NullPointerException(op + ": psi is null");
     }
     if (k < 1 || k > maxClasses) {
-      throw new IllegalArgumentException(op + ": k = " + k + " is not in [1, maxClasses = " + maxClasses + "]");
+      throw new IllegalArgumentException(
+          op + ": k = " + k + " is not in [1, maxClasses = " + maxClasses + "]");
     }
     if (off < 0 || off > psi.length - k) {
-      throw new IndexOutOfBoundsException(op + ": psi has length " + psi.length + " but the call reads "
-          + k + " elements from offset " + off);
+      throw new IndexOutOfBoundsException(
+          op
+              + ": psi has length "
+              + psi.length
+              + " but the call reads "
+              + k
+              + " elements from offset "
+              + off);
     }
     for (int i = 0; i < k; i++) {
       if (!Double.isFinite(psi[off + i])) {
-        throw new IllegalArgumentException(op + ": psi[" + (off + i) + "] (class " + i + ") = " + psi[off + i]
-            + " is not finite");
+        throw new IllegalArgumentException(
+            op + ": psi[" + (off + i) + "] (class " + i + ") = " + psi[off + i] + " is not finite");
       }
     }
   }
@@ -253,10 +288,10 @@ public final class UtilityModelQuadrature {
   }
 
   /**
-   * Integrates the tracked classes with utility in [low, high] on one grid, or, when their modes are
-   * so far apart for their widths that one uniform grid would need more than SPLIT_NODES nodes,
-   * splits the utility interval in two and integrates each half on its own grid (modes increase with
-   * psi_y, so each half's modes are bracketed by its own extreme classes). Groups with a flat
+   * Integrates the tracked classes with utility in [low, high] on one grid, or, when their modes
+   * are so far apart for their widths that one uniform grid would need more than SPLIT_NODES nodes,
+   * splits the utility interval in two and integrates each half on its own grid (modes increase
+   * with psi_y, so each half's modes are bracketed by its own extreme classes). Groups with a flat
    * integrand (a logistic class far below the top, flat over the whole margin) are not split: every
    * grid of theirs would have to span the flat stretch again.
    */
@@ -350,7 +385,10 @@ public final class UtilityModelQuadrature {
     return t;
   }
 
-  /** slope = L_y'(t) and curvature = L_y''(t): G' = sum h, G'' = sum h (log h)', one pass of h over K. */
+  /**
+   * slope = L_y'(t) and curvature = L_y''(t): G' = sum h, G'' = sum h (log h)', one pass of h over
+   * K.
+   */
   private void derivatives(double t, int y) {
     passes++;
     for (int i = 0; i < k; i++) {
@@ -392,7 +430,8 @@ public final class UtilityModelQuadrature {
   /**
    * Whether, for every tracked class, the integral beyond the end node tEnd is below TAIL_TOLERANCE
    * of the class's integral: by concavity L_y beyond tEnd lies below the chord through tEnd and
-   * tEnd + inward, whose slope must point down and whose tail integral e^{L(tEnd)}/|slope| is small.
+   * tEnd + inward, whose slope must point down and whose tail integral e^{L(tEnd)}/|slope| is
+   * small.
    */
   private boolean tailNegligible(double tEnd, double inward) {
     passes += 2;
@@ -413,8 +452,8 @@ public final class UtilityModelQuadrature {
 
   /**
    * Adds the midpoints of the grid and halves the step; returns whether the sums before and after
-   * agree to HALVING_TOLERANCE for every tracked class. With S the old sum and M the midpoints' sum,
-   * (T_new - T_old) / T_new = (M - S) / (M + S) = tanh((log M - log S) / 2).
+   * agree to HALVING_TOLERANCE for every tracked class. With S the old sum and M the midpoints'
+   * sum, (T_new - T_old) / T_new = (M - S) / (M + S) = tanh((log M - log S) / 2).
    */
   private boolean halve() {
     double half = 0.5 * step;
@@ -422,7 +461,8 @@ public final class UtilityModelQuadrature {
     boolean converged = true;
     for (int y = first; y < first + count; y++) {
       double midpoints = passLog(y);
-      if (!tracked(y) || midpoints == Double.NEGATIVE_INFINITY && total[y] == Double.NEGATIVE_INFINITY) {
+      if (!tracked(y)
+          || midpoints == Double.NEGATIVE_INFINITY && total[y] == Double.NEGATIVE_INFINITY) {
         continue; // not in this group, or p(y) underflows (only the Gumbel's log F can)
       }
       if (!(Math.abs(Math.tanh(0.5 * (midpoints - total[y]))) <= HALVING_TOLERANCE)) {
@@ -445,8 +485,16 @@ public final class UtilityModelQuadrature {
   private void addNodesToPass(double t0, double dt, long n) {
     passes += (int) n;
     if (passes > MAX_NODES) {
-      throw new ArithmeticException("UtilityModelQuadrature: " + noise + " quadrature of " + k
-          + " classes needs more than " + MAX_NODES + " nodes (step " + step + "); the utilities are outside its domain");
+      throw new ArithmeticException(
+          "UtilityModelQuadrature: "
+              + noise
+              + " quadrature of "
+              + k
+              + " classes needs more than "
+              + MAX_NODES
+              + " nodes (step "
+              + step
+              + "); the utilities are outside its domain");
     }
     Arrays.fill(passMax, first, first + count, Double.NEGATIVE_INFINITY);
     Arrays.fill(passSum, first, first + count, 0);
@@ -460,8 +508,8 @@ public final class UtilityModelQuadrature {
   }
 
   /**
-   * Rows r < m of argument: L_y(t0 + r dt) = G + log h(t - psi_y) for the tracked classes, with log F
-   * of all k classes of all m nodes in one batched call.
+   * Rows r < m of argument: L_y(t0 + r dt) = G + log h(t - psi_y) for the tracked classes, with log
+   * F of all k classes of all m nodes in one batched call.
    */
   private void logIntegrands(double t0, double dt, int m) {
     for (int r = 0; r < m; r++) {
@@ -509,7 +557,8 @@ public final class UtilityModelQuadrature {
       double a = total[y];
       double b = passLog(y);
       double max = Math.max(a, b);
-      total[y] = max == Double.NEGATIVE_INFINITY ? max : max + Math.log1p(Math.exp(-Math.abs(a - b)));
+      total[y] =
+          max == Double.NEGATIVE_INFINITY ? max : max + Math.log1p(Math.exp(-Math.abs(a - b)));
     }
   }
 }

@@ -16,12 +16,12 @@ import org.largecat.AtomicWrite;
 import org.largecat.IoErrors;
 
 /**
- * The binary model file: magic {@code LCATMDL1}, format version, link, K, D, the weights (float) and
- * biases (double) big-endian, then the CRC-32 of everything before it. Loading gives back the
- * saved model bit for bit; a file with another magic or version, a header whose shape disagrees with
- * the file's length, a non-finite weight or bias, a short file, trailing bytes or a checksum mismatch
- * is refused with an {@link IOException} that names the file and the reason. Saving replaces the
- * file only once the whole model is on disk ({@link AtomicWrite}).
+ * The binary model file: magic {@code LCATMDL1}, format version, link, K, D, the weights (float)
+ * and biases (double) big-endian, then the CRC-32 of everything before it. Loading gives back the
+ * saved model bit for bit; a file with another magic or version, a header whose shape disagrees
+ * with the file's length, a non-finite weight or bias, a short file, trailing bytes or a checksum
+ * mismatch is refused with an {@link IOException} that names the file and the reason. Saving
+ * replaces the file only once the whole model is on disk ({@link AtomicWrite}).
  */
 public final class ModelFile {
   private static final long MAGIC = 0x4C4341544D444C31L; // "LCATMDL1"
@@ -30,8 +30,8 @@ public final class ModelFile {
   private ModelFile() {}
 
   /**
-   * Writes {@code model} to {@code file}, replacing it once the whole model is written; a model with a
-   * non-finite weight or bias is refused, as {@link #read} would refuse the file.
+   * Writes {@code model} to {@code file}, replacing it once the whole model is written; a model
+   * with a non-finite weight or bias is refused, as {@link #read} would refuse the file.
    */
   public static void write(LinearModel model, Path file) throws IOException {
     String nonFinite = nonFinite(model.weights(), model.biases(), model.columns());
@@ -63,7 +63,12 @@ public final class ModelFile {
   private static String nonFinite(float[] weights, double[] biases, int columns) {
     for (int i = 0; i < weights.length; i++) {
       if (!Float.isFinite(weights[i])) {
-        return "the weight of class " + i / columns + ", feature " + i % columns + " is " + weights[i];
+        return "the weight of class "
+            + i / columns
+            + ", feature "
+            + i % columns
+            + " is "
+            + weights[i];
       }
     }
     for (int k = 0; k < biases.length; k++) {
@@ -84,7 +89,8 @@ public final class ModelFile {
       }
       int version = in.readInt();
       if (version != VERSION) {
-        throw refused(file, "model format version " + version + "; this largecat reads version " + VERSION);
+        throw refused(
+            file, "model format version " + version + "; this largecat reads version " + VERSION);
       }
       Link link;
       try {
@@ -95,13 +101,24 @@ public final class ModelFile {
       int classes = in.readInt();
       int columns = in.readInt();
       if (classes < 1 || columns < 0) {
-        throw refused(file, "header gives K = " + classes + ", D = " + columns + ", not a valid shape");
+        throw refused(
+            file, "header gives K = " + classes + ", D = " + columns + ", not a valid shape");
       }
-      // 8 + 4 + the link's UTF bytes + 4 + 4 read so far; then the weights, the biases and the checksum.
+      // 8 + 4 + the link's UTF bytes + 4 + 4 read so far; then the weights, the biases and the
+      // checksum.
       long length = 20 + 2 + link.name().length() + 4L * classes * columns + 8L * classes + 4;
       if (Files.size(file) != length) {
-        throw refused(file, "header gives K = " + classes + ", D = " + columns + ", a file of " + length
-            + " bytes, but it has " + Files.size(file) + " (truncated, or not a model of that shape)");
+        throw refused(
+            file,
+            "header gives K = "
+                + classes
+                + ", D = "
+                + columns
+                + ", a file of "
+                + length
+                + " bytes, but it has "
+                + Files.size(file)
+                + " (truncated, or not a model of that shape)");
       }
       float[] weights;
       try {

@@ -9,9 +9,10 @@ import org.largecat.kernel.MatrixOps;
 
 /**
  * Fits the model of §5.4 of the synthetic-categorical-data paper, (8)-(10): model (1) with a prior
- * β_ik ~ N(0, γ² I) on the embeddings, by variational EM with q(z_u) = N(λ_u, diag v_u) and q(β_ik) =
- * N(ψ_ik, diag w_ik), E_q exp(z_u'β_ik) = Π_s f(λ_us, v_us, ψ_iks, w_iks) by the moment-generating
- * function of §5.4.3 ({@link GaussianMoment}). Each iteration is coordinate ascent on the §5.4.1 bound
+ * β_ik ~ N(0, γ² I) on the embeddings, by variational EM with q(z_u) = N(λ_u, diag v_u) and q(β_ik)
+ * = N(ψ_ik, diag w_ik), E_q exp(z_u'β_ik) = Π_s f(λ_us, v_us, ψ_iks, w_iks) by the
+ * moment-generating function of §5.4.3 ({@link GaussianMoment}). Each iteration is coordinate
+ * ascent on the §5.4.1 bound
  *
  * <pre>
  *   L = Σ_{u,i} [ λ_u'ψ_{i,x_ui} − log Σ_k Π_s f_uiks ]
@@ -20,17 +21,18 @@ import org.largecat.kernel.MatrixOps;
  * </pre>
  *
  * a lower bound on log p(x | μ, Σ, γ²): the E-step per user ({@link MeanFieldNewton}), μ and Σ in
- * closed form (§5.4.2), q(β_ik) per item (the same Newton, roles swapped), then γ² = Σ_ik (|ψ_ik|² +
- * tr W_ik) / (I K d) in closed form (§5.4.2). Every step maximises L in its own variables, so L never
- * decreases across iterations. Corrections to the extracted text: the log|Σ⁻¹| and log γ⁻² terms of
- * §5.4.1 carry a factor ½ (U/2 log|Σ⁻¹|, (IKd/2) log γ⁻²: Gaussian log densities), and the bound takes
- * one ζ per (user, item) at its closed form (see {@link MeanFieldNewton}). The fitted model (for
- * generating data) takes B = ψ, the posterior means. Like the other methods, every user's and item's
- * result depends only on the seed, never on the thread that ran it.
+ * closed form (§5.4.2), q(β_ik) per item (the same Newton, roles swapped), then γ² = Σ_ik (|ψ_ik|²
+ * + tr W_ik) / (I K d) in closed form (§5.4.2). Every step maximises L in its own variables, so L
+ * never decreases across iterations. Corrections to the extracted text: the log|Σ⁻¹| and log γ⁻²
+ * terms of §5.4.1 carry a factor ½ (U/2 log|Σ⁻¹|, (IKd/2) log γ⁻²: Gaussian log densities), and the
+ * bound takes one ζ per (user, item) at its closed form (see {@link MeanFieldNewton}). The fitted
+ * model (for generating data) takes B = ψ, the posterior means. Like the other methods, every
+ * user's and item's result depends only on the seed, never on the thread that ran it.
  */
 final class BetaPriorEm {
   /** Starting posterior variance w of every β_iks: small, so 1 − v w > 0 with room to spare. */
   static final double INITIAL_EMBEDDING_VARIANCE = 0.01;
+
   private static final double USER_TOLERANCE = 1e-10;
   private static final double EMBEDDING_TOLERANCE = 1e-9;
   private static final int USER_STEPS = 100;
@@ -38,9 +40,17 @@ final class BetaPriorEm {
 
   private BetaPriorEm() {}
 
-  /** See {@link VariationalEm#fit}; {@code options.embeddingSteps()} caps the Newton steps on each item's q(B_i). */
-  static VariationalEm.Result fit(ChoiceData data, VariationalEm.Options options, SynthModel initial,
-      Consumer<VariationalEm.Iteration> progress, ExecutorService pool, MatrixOps matrixOps)
+  /**
+   * See {@link VariationalEm#fit}; {@code options.embeddingSteps()} caps the Newton steps on each
+   * item's q(B_i).
+   */
+  static VariationalEm.Result fit(
+      ChoiceData data,
+      VariationalEm.Options options,
+      SynthModel initial,
+      Consumer<VariationalEm.Iteration> progress,
+      ExecutorService pool,
+      MatrixOps matrixOps)
       throws InterruptedException {
     int users = data.users();
     int items = data.items();
@@ -70,7 +80,8 @@ final class BetaPriorEm {
     MeanFieldNewton[] itemWorkers = new MeanFieldNewton[threads];
     for (int w = 0; w < threads; w++) {
       workers[w] = new MeanFieldNewton(choiceCount, d, choiceCount, USER_TOLERANCE, matrixOps);
-      itemWorkers[w] = new MeanFieldNewton(choiceCount, d, choiceCount, EMBEDDING_TOLERANCE, matrixOps);
+      itemWorkers[w] =
+          new MeanFieldNewton(choiceCount, d, choiceCount, EMBEDDING_TOLERANCE, matrixOps);
     }
     MeanFieldNewton.Layout userLayout = new MeanFieldNewton.Layout(items, 1, choiceCount, 1, 0);
     MeanFieldNewton.Layout itemLayout = new MeanFieldNewton.Layout(users, choiceCount, 1, 0, 1);
@@ -79,22 +90,40 @@ final class BetaPriorEm {
     double previous = Double.NEGATIVE_INFINITY;
     for (int t = 1; t <= options.maxIterations(); t++) {
       long start = System.nanoTime();
-      ModelParameters parameters = new ModelParameters(items, choiceCount, d, mean.clone(), covariance.clone(), psi,
-          matrixOps);
-      VariationalEm.parallel(pool, threads, (users + USERS_PER_TASK - 1) / USERS_PER_TASK, (worker, task) -> {
-        int[] chosen = userChoices[worker];
-        int end = Math.min(users, (task + 1) * USERS_PER_TASK);
-        for (int u = task * USERS_PER_TASK; u < end; u++) {
-          for (int i = 0; i < items; i++) {
-            chosen[i] = data.choice(u, i);
-          }
-          userBound[u] = workers[worker].maximise(userLayout, lambda, userVariance, u * d, psi, embeddingVariance,
-              chosen, parameters.mean, parameters.precision, USER_STEPS) + 0.5 * (parameters.logDetPrecision + d);
-        }
-      });
-      double bound = VariationalEm.sum(userBound) + embeddingTerms(psi, embeddingVariance, priorVariance, d);
+      ModelParameters parameters =
+          new ModelParameters(
+              items, choiceCount, d, mean.clone(), covariance.clone(), psi, matrixOps);
+      VariationalEm.parallel(
+          pool,
+          threads,
+          (users + USERS_PER_TASK - 1) / USERS_PER_TASK,
+          (worker, task) -> {
+            int[] chosen = userChoices[worker];
+            int end = Math.min(users, (task + 1) * USERS_PER_TASK);
+            for (int u = task * USERS_PER_TASK; u < end; u++) {
+              for (int i = 0; i < items; i++) {
+                chosen[i] = data.choice(u, i);
+              }
+              userBound[u] =
+                  workers[worker].maximise(
+                          userLayout,
+                          lambda,
+                          userVariance,
+                          u * d,
+                          psi,
+                          embeddingVariance,
+                          chosen,
+                          parameters.mean,
+                          parameters.precision,
+                          USER_STEPS)
+                      + 0.5 * (parameters.logDetPrecision + d);
+            }
+          });
+      double bound =
+          VariationalEm.sum(userBound) + embeddingTerms(psi, embeddingVariance, priorVariance, d);
       long afterEStep = System.nanoTime();
-      boolean converged = t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
+      boolean converged =
+          t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
       if (!converged && t < options.maxIterations()) {
         toCovariances(userVariance, users, d, userCovariance);
         VariationalEm.updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
@@ -103,18 +132,32 @@ final class BetaPriorEm {
         for (int s = 0; s < d; s++) {
           precision[s * d + s] = 1 / priorVariance;
         }
-        VariationalEm.parallel(pool, threads, items, (worker, item) -> {
-          int[] chosen = itemChoices[worker];
-          for (int u = 0; u < users; u++) {
-            chosen[u] = data.choice(u, item);
-          }
-          itemWorkers[worker].maximise(itemLayout, psi, embeddingVariance, item * choiceCount * d, lambda,
-              userVariance, chosen, zero, precision, options.embeddingSteps());
-        });
+        VariationalEm.parallel(
+            pool,
+            threads,
+            items,
+            (worker, item) -> {
+              int[] chosen = itemChoices[worker];
+              for (int u = 0; u < users; u++) {
+                chosen[u] = data.choice(u, item);
+              }
+              itemWorkers[worker].maximise(
+                  itemLayout,
+                  psi,
+                  embeddingVariance,
+                  item * choiceCount * d,
+                  lambda,
+                  userVariance,
+                  chosen,
+                  zero,
+                  precision,
+                  options.embeddingSteps());
+            });
         priorVariance = priorVariance(psi, embeddingVariance);
       }
-      VariationalEm.Iteration iteration = new VariationalEm.Iteration(t, bound, (afterEStep - start) * 1e-9,
-          (System.nanoTime() - afterEStep) * 1e-9);
+      VariationalEm.Iteration iteration =
+          new VariationalEm.Iteration(
+              t, bound, (afterEStep - start) * 1e-9, (System.nanoTime() - afterEStep) * 1e-9);
       iterations.add(iteration);
       progress.accept(iteration);
       previous = bound;
@@ -127,17 +170,26 @@ final class BetaPriorEm {
     return new VariationalEm.Result(model, iterations, lambda, userCovariance);
   }
 
-  /** The β part of the bound: Σ_ik [−(|ψ_ik|² + tr W_ik)/(2γ²) + ½ log|W_ik| − (d/2) log γ² + d/2]. */
-  static double embeddingTerms(double[] psi, double[] embeddingVariance, double priorVariance, int latent) {
+  /**
+   * The β part of the bound: Σ_ik [−(|ψ_ik|² + tr W_ik)/(2γ²) + ½ log|W_ik| − (d/2) log γ² + d/2].
+   */
+  static double embeddingTerms(
+      double[] psi, double[] embeddingVariance, double priorVariance, int latent) {
     double total = 0;
     for (int j = 0; j < psi.length; j++) {
       double w = embeddingVariance[j];
-      total += -(psi[j] * psi[j] + w) / (2 * priorVariance) + 0.5 * Math.log(w) - 0.5 * Math.log(priorVariance) + 0.5;
+      total +=
+          -(psi[j] * psi[j] + w) / (2 * priorVariance)
+              + 0.5 * Math.log(w)
+              - 0.5 * Math.log(priorVariance)
+              + 0.5;
     }
     return total;
   }
 
-  /** γ² = Σ_ik (|ψ_ik|² + tr W_ik) / (I K d) (§5.4.2), the argmax of {@link #embeddingTerms} in γ². */
+  /**
+   * γ² = Σ_ik (|ψ_ik|² + tr W_ik) / (I K d) (§5.4.2), the argmax of {@link #embeddingTerms} in γ².
+   */
   static double priorVariance(double[] psi, double[] embeddingVariance) {
     double total = 0;
     for (int j = 0; j < psi.length; j++) {

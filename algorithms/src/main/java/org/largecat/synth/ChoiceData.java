@@ -11,8 +11,8 @@ import org.largecat.AtomicWrite;
 
 /**
  * Survey answers: U users each choose one of K choices for each of I categorical items. The text
- * format is one user per line, I integer choices (0-based, each < K) separated by blanks; blank lines
- * are not allowed. Stored row-major: {@code choice(u, i) = choices[u * items + i]}.
+ * format is one user per line, I integer choices (0-based, each < K) separated by blanks; blank
+ * lines are not allowed. Stored row-major: {@code choice(u, i) = choices[u * items + i]}.
  */
 public final class ChoiceData {
   private final int users;
@@ -23,17 +23,33 @@ public final class ChoiceData {
   /** Wraps {@code choices} (U x I row-major, each in [0, choiceCount)) after checking it. */
   public ChoiceData(int users, int items, int choiceCount, int[] choices) {
     if (users < 1 || items < 1 || choiceCount < 2) {
-      throw new IllegalArgumentException("ChoiceData: need users >= 1, items >= 1, choices >= 2; got users="
-          + users + " items=" + items + " choices=" + choiceCount);
+      throw new IllegalArgumentException(
+          "ChoiceData: need users >= 1, items >= 1, choices >= 2; got users="
+              + users
+              + " items="
+              + items
+              + " choices="
+              + choiceCount);
     }
     if (choices.length != (long) users * items) {
-      throw new IllegalArgumentException("ChoiceData: choices has " + choices.length + " entries, users x items = "
-          + (long) users * items);
+      throw new IllegalArgumentException(
+          "ChoiceData: choices has "
+              + choices.length
+              + " entries, users x items = "
+              + (long) users * items);
     }
     for (int j = 0; j < choices.length; j++) {
       if (choices[j] < 0 || choices[j] >= choiceCount) {
-        throw new IllegalArgumentException("ChoiceData: user " + j / items + " item " + j % items + " has choice "
-            + choices[j] + ", outside [0, " + choiceCount + ")");
+        throw new IllegalArgumentException(
+            "ChoiceData: user "
+                + j / items
+                + " item "
+                + j % items
+                + " has choice "
+                + choices[j]
+                + ", outside [0, "
+                + choiceCount
+                + ")");
       }
     }
     this.users = users;
@@ -60,10 +76,11 @@ public final class ChoiceData {
   }
 
   /**
-   * Reads the text format. K is {@code declaredChoices} when positive (a choice >= K is then an error
-   * naming its line), else one more than the largest choice seen (at least 2).
+   * Reads the text format. K is {@code declaredChoices} when positive (a choice >= K is then an
+   * error naming its line), else one more than the largest choice seen (at least 2).
    *
-   * @throws IllegalArgumentException naming the file, the line and the reason for any malformed line
+   * @throws IllegalArgumentException naming the file, the line and the reason for any malformed
+   *     line
    */
   public static ChoiceData read(Path file, int declaredChoices) throws IOException {
     IntArray values = new IntArray();
@@ -77,27 +94,37 @@ public final class ChoiceData {
         lineNumber++;
         String trimmed = line.strip();
         if (trimmed.isEmpty()) {
-          throw malformed(file, lineNumber, "empty line (one user per line, " + (items < 0 ? "I" : items)
-              + " choices separated by blanks)");
+          throw malformed(
+              file,
+              lineNumber,
+              "empty line (one user per line, "
+                  + (items < 0 ? "I" : items)
+                  + " choices separated by blanks)");
         }
         String[] fields = trimmed.split("\\s+");
         if (items < 0) {
           items = fields.length;
         } else if (fields.length != items) {
-          throw malformed(file, lineNumber, "has " + fields.length + " choices, the first line has " + items);
+          throw malformed(
+              file, lineNumber, "has " + fields.length + " choices, the first line has " + items);
         }
         for (int i = 0; i < fields.length; i++) {
           int value;
           try {
             value = Integer.parseInt(fields[i]);
           } catch (NumberFormatException e) {
-            throw malformed(file, lineNumber, "item " + i + ": '" + fields[i] + "' is not an integer choice");
+            throw malformed(
+                file, lineNumber, "item " + i + ": '" + fields[i] + "' is not an integer choice");
           }
           if (value < 0) {
-            throw malformed(file, lineNumber, "item " + i + ": choice " + value + " is negative (choices are 0-based)");
+            throw malformed(
+                file,
+                lineNumber,
+                "item " + i + ": choice " + value + " is negative (choices are 0-based)");
           }
           if (declaredChoices > 0 && value >= declaredChoices) {
-            throw malformed(file, lineNumber, "item " + i + ": choice " + value + " >= K = " + declaredChoices);
+            throw malformed(
+                file, lineNumber, "item " + i + ": choice " + value + " >= K = " + declaredChoices);
           }
           largest = Math.max(largest, value);
           values.add(value);
@@ -106,7 +133,8 @@ public final class ChoiceData {
       }
     }
     if (users == 0) {
-      throw new IllegalArgumentException(file + ": empty file (one user per line, I choices separated by blanks)");
+      throw new IllegalArgumentException(
+          file + ": empty file (one user per line, I choices separated by blanks)");
     }
     int choiceCount = declaredChoices > 0 ? declaredChoices : Math.max(2, largest + 1);
     return new ChoiceData(users, items, choiceCount, values.toArray());
@@ -114,7 +142,9 @@ public final class ChoiceData {
 
   /** Writes the text format, one user per line. */
   public void write(Path file) throws IOException {
-    AtomicWrite.write(file, out -> writeTo(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))));
+    AtomicWrite.write(
+        file,
+        out -> writeTo(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))));
   }
 
   private void writeTo(BufferedWriter writer) throws IOException {

@@ -6,16 +6,17 @@ import org.largecat.kernel.MatrixOps;
 
 /**
  * How well a fitted model recovers the Σ of the model its data were simulated from. Σ alone is not
- * identified: z → A'z, β → A⁻¹β (and a shift of each item's β_ik by a common vector) leave model (1)
- * unchanged. Two measures that respect this:
+ * identified: z → A'z, β → A⁻¹β (and a shift of each item's β_ik by a common vector) leave model
+ * (1) unchanged. Two measures that respect this:
  *
  * <ul>
- *   <li>the covariance of the users' utilities, C = B̄ Σ B̄' over the I K cells (B̄: each item's β_ik
- *       minus their mean over k), which is invariant: {@code traceRatio} = tr C_fit / tr C_true (below 1
- *       is shrinkage), {@code slope} = ⟨C_fit, C_true⟩ / ⟨C_true, C_true⟩ (least-squares slope of the
- *       entries of C_fit on those of C_true) and their correlation;
- *   <li>Σ_fit carried into the truth's coordinates: X = argmin |B̄_true − B̄_fit X| by least squares,
- *       Σ_aligned = X⁻¹ Σ_fit X⁻ᵀ, reported next to Σ_true with the alignment's relative residual.
+ *   <li>the covariance of the users' utilities, C = B̄ Σ B̄' over the I K cells (B̄: each item's
+ *       β_ik minus their mean over k), which is invariant: {@code traceRatio} = tr C_fit / tr
+ *       C_true (below 1 is shrinkage), {@code slope} = ⟨C_fit, C_true⟩ / ⟨C_true, C_true⟩
+ *       (least-squares slope of the entries of C_fit on those of C_true) and their correlation;
+ *   <li>Σ_fit carried into the truth's coordinates: X = argmin |B̄_true − B̄_fit X| by least
+ *       squares, Σ_aligned = X⁻¹ Σ_fit X⁻ᵀ, reported next to Σ_true with the alignment's relative
+ *       residual.
  * </ul>
  */
 public final class CovarianceRecovery {
@@ -27,8 +28,14 @@ public final class CovarianceRecovery {
   private final double[] alignedCovariance;
   private final double alignmentResidual;
 
-  private CovarianceRecovery(int latent, double traceRatio, double slope, double correlation,
-      double[] trueCovariance, double[] alignedCovariance, double alignmentResidual) {
+  private CovarianceRecovery(
+      int latent,
+      double traceRatio,
+      double slope,
+      double correlation,
+      double[] trueCovariance,
+      double[] alignedCovariance,
+      double alignmentResidual) {
     this.latent = latent;
     this.traceRatio = traceRatio;
     this.slope = slope;
@@ -38,14 +45,24 @@ public final class CovarianceRecovery {
     this.alignmentResidual = alignmentResidual;
   }
 
-  /** Compares a fitted model with the truth; both must have the same items, choices and latent dimension. */
+  /**
+   * Compares a fitted model with the truth; both must have the same items, choices and latent
+   * dimension.
+   */
   public static CovarianceRecovery compare(SynthModel truth, SynthModel fitted) {
-    if (truth.items() != fitted.items() || truth.choiceCount() != fitted.choiceCount()
+    if (truth.items() != fitted.items()
+        || truth.choiceCount() != fitted.choiceCount()
         || truth.latent() != fitted.latent()) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "truth has items=%d choices=%d latent=%d, fitted model items=%d choices=%d latent=%d; they must match",
-          truth.items(), truth.choiceCount(), truth.latent(), fitted.items(), fitted.choiceCount(),
-          fitted.latent()));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "truth has items=%d choices=%d latent=%d, fitted model items=%d choices=%d latent=%d; they must match",
+              truth.items(),
+              truth.choiceCount(),
+              truth.latent(),
+              fitted.items(),
+              fitted.choiceCount(),
+              fitted.latent()));
     }
     MatrixOps ops = Kernels.get().matrixOps();
     int d = truth.latent();
@@ -63,12 +80,14 @@ public final class CovarianceRecovery {
     double traceTrue = trace(product(sTrue, hTrue, d), d);
     double traceFit = trace(product(sFit, hFit, d), d);
     // ⟨C_f, C_t⟩ = tr(Σ_f G Σ_t G'), G = B̄_f'B̄_t; |C|² = tr(Σ H Σ H), H = B̄'B̄.
-    double inner = trace(product(product(sFit, cross, d), product(sTrue, transpose(cross, d), d), d), d);
+    double inner =
+        trace(product(product(sFit, cross, d), product(sTrue, transpose(cross, d), d), d), d);
     double normTrue = trace(product(product(sTrue, hTrue, d), product(sTrue, hTrue, d), d), d);
     double normFit = trace(product(product(sFit, hFit, d), product(sFit, hFit, d), d), d);
     double[] alignment = product(inverse(hFit, d), cross, d);
     double[] alignmentInverse = inverse(alignment, d);
-    double[] aligned = product(product(alignmentInverse, sFit, d), transpose(alignmentInverse, d), d);
+    double[] aligned =
+        product(product(alignmentInverse, sFit, d), transpose(alignmentInverse, d), d);
     double[] fittedAsTrue = new double[cells * d];
     ops.gemm(false, false, cells, d, d, 1, bFit, 0, d, alignment, 0, d, 0, fittedAsTrue, 0, d);
     double residual = 0;
@@ -77,8 +96,14 @@ public final class CovarianceRecovery {
       residual += (bTrue[j] - fittedAsTrue[j]) * (bTrue[j] - fittedAsTrue[j]);
       total += bTrue[j] * bTrue[j];
     }
-    return new CovarianceRecovery(d, traceFit / traceTrue, inner / normTrue, inner / Math.sqrt(normTrue * normFit),
-        sTrue.clone(), aligned, residual / total);
+    return new CovarianceRecovery(
+        d,
+        traceFit / traceTrue,
+        inner / normTrue,
+        inner / Math.sqrt(normTrue * normFit),
+        sTrue.clone(),
+        aligned,
+        residual / total);
   }
 
   /** tr C_fit / tr C_true: the utilities' total variance, fitted over true. */
@@ -126,12 +151,19 @@ public final class CovarianceRecovery {
 
   public String toText() {
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT,
-        "utility covariance C = B'SigmaB: tr C_fit / tr C_true = %.4f, slope = %.4f, correlation = %.4f%n",
-        traceRatio, slope, correlation));
-    out.append(String.format(Locale.ROOT,
-        "Sigma aligned to the truth's coordinates (alignment residual %.4f): mean variance ratio %.4f%n",
-        alignmentResidual, meanVarianceRatio()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "utility covariance C = B'SigmaB: tr C_fit / tr C_true = %.4f, slope = %.4f, correlation = %.4f%n",
+            traceRatio,
+            slope,
+            correlation));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Sigma aligned to the truth's coordinates (alignment residual %.4f): mean variance ratio %.4f%n",
+            alignmentResidual,
+            meanVarianceRatio()));
     FidelityReport.appendMatrix(out, "Sigma true", trueCovariance);
     FidelityReport.appendMatrix(out, "Sigma fitted, aligned", alignedCovariance);
     return out.toString();
@@ -193,7 +225,8 @@ public final class CovarianceRecovery {
         }
       }
       if (m[pivot * n + col] == 0) {
-        throw new IllegalArgumentException("the fitted embeddings are rank deficient; cannot align them to the truth");
+        throw new IllegalArgumentException(
+            "the fitted embeddings are rank deficient; cannot align them to the truth");
       }
       for (int j = 0; j < n; j++) {
         double tmp = m[col * n + j];

@@ -13,17 +13,17 @@ import org.largecat.kernel.SpecialFunctions;
  *   F_i(B_i) = Σ_u [ λ_u'β_{i,x_ui} − log Σ_k exp(λ_u'β_ik + ½ Σ_s v_us β_iks²) ] − ½ τ Σ_k |β_ik|²
  * </pre>
  *
- * with gradient (§3) Σ_u (x_uik λ_u − π̃_uik (λ_u + v_u ∘ β_ik)) − τβ_ik; with draws z_us of q instead
- * of (λ_u, v_u) (v = 0, weights w_us) it is the Monte Carlo estimate of E_q log p(x_ui | z_u) that
- * §5.1 uses with one draw. τ = 1 is a N(0, I) prior on each β_ik (MAP), which keeps a choice nobody
- * made finite and is negligible against thousands of users. There is no closed form (§3): each step is
- * block-diagonal Newton — the exact d x d diagonal block Σ_u w [π̃(1−π̃) r r' + π̃ diag(v_u)] + τI
- * (r = λ_u + v_u ∘ β_ik) per choice, the cross-choice blocks left out — with backtracking, so F_i
- * never decreases; it stops after {@code maxSteps} steps or when a step gains less than
- * {@code tolerance} relative to |F_i|. Points go through in chunks on the SPI: all K log-moments of a
- * chunk as one gemm of the rows [λ, v] against the feature rows [β_k, ½β_k²], one batched exp, the
- * gradient as two gemms, and per choice one syrk of the rows sqrt(w π̃(1−π̃)) [λ, v], from whose
- * second moments the blocks follow (r r' = λλ' + λ(v∘β)' + (v∘β)λ' + (v∘β)(v∘β)').
+ * with gradient (§3) Σ_u (x_uik λ_u − π̃_uik (λ_u + v_u ∘ β_ik)) − τβ_ik; with draws z_us of q
+ * instead of (λ_u, v_u) (v = 0, weights w_us) it is the Monte Carlo estimate of E_q log p(x_ui |
+ * z_u) that §5.1 uses with one draw. τ = 1 is a N(0, I) prior on each β_ik (MAP), which keeps a
+ * choice nobody made finite and is negligible against thousands of users. There is no closed form
+ * (§3): each step is block-diagonal Newton — the exact d x d diagonal block Σ_u w [π̃(1−π̃) r r' +
+ * π̃ diag(v_u)] + τI (r = λ_u + v_u ∘ β_ik) per choice, the cross-choice blocks left out — with
+ * backtracking, so F_i never decreases; it stops after {@code maxSteps} steps or when a step gains
+ * less than {@code tolerance} relative to |F_i|. Points go through in chunks on the SPI: all K
+ * log-moments of a chunk as one gemm of the rows [λ, v] against the feature rows [β_k, ½β_k²], one
+ * batched exp, the gradient as two gemms, and per choice one syrk of the rows sqrt(w π̃(1−π̃)) [λ,
+ * v], from whose second moments the blocks follow (r r' = λλ' + λ(v∘β)' + (v∘β)λ' + (v∘β)(v∘β)').
  */
 final class EmbeddingUpdate {
   static final double PRIOR_PRECISION = 1;
@@ -75,7 +75,9 @@ final class EmbeddingUpdate {
     scaledRows = new double[CHUNK * width];
   }
 
-  /** Improves item {@code item}'s rows of {@code embeddings} in place; returns F_i after the update. */
+  /**
+   * Improves item {@code item}'s rows of {@code embeddings} in place; returns F_i after the update.
+   */
   double update(int item, double[] embeddings, ChoiceData data, PosteriorPoints points) {
     int rowOff = item * choiceCount * latent;
     System.arraycopy(embeddings, rowOff, block, 0, block.length);
@@ -115,10 +117,11 @@ final class EmbeddingUpdate {
   }
 
   /**
-   * F_i at {@code block}; with {@code derivatives}, also the gradient and the lower triangles of the
-   * d x d diagonal Hessian blocks (prior included).
+   * F_i at {@code block}; with {@code derivatives}, also the gradient and the lower triangles of
+   * the d x d diagonal Hessian blocks (prior included).
    */
-  private double objective(int item, ChoiceData data, PosteriorPoints posterior, boolean derivatives) {
+  private double objective(
+      int item, ChoiceData data, PosteriorPoints posterior, boolean derivatives) {
     int width = posterior.width();
     int featureWidth = 2 * latent;
     for (int k = 0; k < choiceCount; k++) {
@@ -138,8 +141,23 @@ final class EmbeddingUpdate {
     double total = 0;
     for (int first = 0; first < pointCount; first += CHUNK) {
       int n = Math.min(CHUNK, pointCount - first);
-      matrixOps.gemm(false, true, n, choiceCount, width, 1, rows, first * width, width, blockFeatures, 0,
-          featureWidth, 0, logMoment, 0, choiceCount);
+      matrixOps.gemm(
+          false,
+          true,
+          n,
+          choiceCount,
+          width,
+          1,
+          rows,
+          first * width,
+          width,
+          blockFeatures,
+          0,
+          featureWidth,
+          0,
+          logMoment,
+          0,
+          choiceCount);
       for (int j = 0; j < n; j++) {
         int off = j * choiceCount;
         double largest = Double.NEGATIVE_INFINITY;
@@ -151,7 +169,8 @@ final class EmbeddingUpdate {
           logMoment[off + k] -= largest;
         }
       }
-      specialFunctions.apply(ElementwiseFunction.EXP, n * choiceCount, logMoment, 0, probability, 0);
+      specialFunctions.apply(
+          ElementwiseFunction.EXP, n * choiceCount, logMoment, 0, probability, 0);
       for (int j = 0; j < n; j++) {
         int off = j * choiceCount;
         double sum = 0;
@@ -192,17 +211,47 @@ final class EmbeddingUpdate {
   }
 
   /**
-   * Adds one chunk's Σ w (x − π̃) λ to the gradient, Σ w π̃ v to {@code varianceSums} and, per choice,
-   * the second moments Σ w π̃(1−π̃) [λ, v][λ, v]' (lower triangle) to {@code moments}.
+   * Adds one chunk's Σ w (x − π̃) λ to the gradient, Σ w π̃ v to {@code varianceSums} and, per
+   * choice, the second moments Σ w π̃(1−π̃) [λ, v][λ, v]' (lower triangle) to {@code moments}.
    */
   private void accumulateDerivatives(PosteriorPoints posterior, int first, int n) {
     double[] rows = posterior.rows();
     int width = posterior.width();
-    matrixOps.gemm(true, false, choiceCount, latent, n, 1, residual, 0, choiceCount, rows, first * width, width,
-        1, gradient, 0, latent);
+    matrixOps.gemm(
+        true,
+        false,
+        choiceCount,
+        latent,
+        n,
+        1,
+        residual,
+        0,
+        choiceCount,
+        rows,
+        first * width,
+        width,
+        1,
+        gradient,
+        0,
+        latent);
     if (width > latent) {
-      matrixOps.gemm(true, false, choiceCount, latent, n, 1, weighted, 0, choiceCount, rows, first * width + latent,
-          width, 1, varianceSums, 0, latent);
+      matrixOps.gemm(
+          true,
+          false,
+          choiceCount,
+          latent,
+          n,
+          1,
+          weighted,
+          0,
+          choiceCount,
+          rows,
+          first * width + latent,
+          width,
+          1,
+          varianceSums,
+          0,
+          latent);
     }
     for (int k = 0; k < choiceCount; k++) {
       for (int j = 0; j < n; j++) {
@@ -232,8 +281,10 @@ final class EmbeddingUpdate {
           double value = moments[mOff + s * width + t];
           if (width > latent) {
             double bt = block[k * latent + t];
-            value += moments[mOff + (latent + t) * width + s] * bt + moments[mOff + (latent + s) * width + t] * bs
-                + moments[mOff + (latent + s) * width + latent + t] * bs * bt;
+            value +=
+                moments[mOff + (latent + t) * width + s] * bt
+                    + moments[mOff + (latent + s) * width + t] * bs
+                    + moments[mOff + (latent + s) * width + latent + t] * bs * bt;
           }
           if (s == t) {
             value += varianceSums[k * latent + s] + PRIOR_PRECISION;

@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * How well synthetic survey answers reproduce real ones: per item the total-variation distance
- * between the marginals, ½ Σ_k |p_real(k) − p_synth(k)|; per pair of items Cramér's V of their K x K
- * contingency table, V = sqrt(χ² / (n (min(r, c) − 1))) over the r rows and c columns that occur
+ * between the marginals, ½ Σ_k |p_real(k) − p_synth(k)|; per pair of items Cramér's V of their K x
+ * K contingency table, V = sqrt(χ² / (n (min(r, c) − 1))) over the r rows and c columns that occur
  * (0 when either item shows a single choice), in both data sets, and their difference.
  */
 public final class FidelityReport {
@@ -16,8 +16,13 @@ public final class FidelityReport {
   private final double[] realCramersV;
   private final double[] syntheticCramersV;
 
-  private FidelityReport(int items, int realUsers, int syntheticUsers, double[] marginalDistance,
-      double[] realCramersV, double[] syntheticCramersV) {
+  private FidelityReport(
+      int items,
+      int realUsers,
+      int syntheticUsers,
+      double[] marginalDistance,
+      double[] realCramersV,
+      double[] syntheticCramersV) {
     this.items = items;
     this.realUsers = realUsers;
     this.syntheticUsers = syntheticUsers;
@@ -29,8 +34,8 @@ public final class FidelityReport {
   /** Compares the two data sets, which must have the same number of items. */
   public static FidelityReport compare(ChoiceData real, ChoiceData synthetic) {
     if (real.items() != synthetic.items()) {
-      throw new IllegalArgumentException("real data have " + real.items() + " items, synthetic data "
-          + synthetic.items());
+      throw new IllegalArgumentException(
+          "real data have " + real.items() + " items, synthetic data " + synthetic.items());
     }
     int items = real.items();
     int choiceCount = Math.max(real.choiceCount(), synthetic.choiceCount());
@@ -44,7 +49,12 @@ public final class FidelityReport {
       }
       distance[i] = 0.5 * total;
     }
-    return new FidelityReport(items, real.users(), synthetic.users(), distance, cramersV(real, choiceCount),
+    return new FidelityReport(
+        items,
+        real.users(),
+        synthetic.users(),
+        distance,
+        cramersV(real, choiceCount),
         cramersV(synthetic, choiceCount));
   }
 
@@ -131,12 +141,26 @@ public final class FidelityReport {
   /** Readable report: summary, per-item distances and the three V matrices. */
   public String toText() {
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "real users %d, synthetic users %d, items %d%n", realUsers,
-        syntheticUsers, items));
-    out.append(String.format(Locale.ROOT, "marginal TV distance: max %.4f, mean %.4f%n", maxMarginalDistance(),
-        mean(marginalDistance)));
-    out.append(String.format(Locale.ROOT, "Cramer's V |synthetic - real|: mean %.4f, max %.4f (over %d pairs)%n",
-        meanAbsCramersVDifference(), maxAbsCramersVDifference(), items * (items - 1) / 2));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "real users %d, synthetic users %d, items %d%n",
+            realUsers,
+            syntheticUsers,
+            items));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "marginal TV distance: max %.4f, mean %.4f%n",
+            maxMarginalDistance(),
+            mean(marginalDistance)));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Cramer's V |synthetic - real|: mean %.4f, max %.4f (over %d pairs)%n",
+            meanAbsCramersVDifference(),
+            maxAbsCramersVDifference(),
+            items * (items - 1) / 2));
     out.append("per-item TV:");
     for (int i = 0; i < items; i++) {
       out.append(String.format(Locale.ROOT, " %.4f", marginalDistance[i]));

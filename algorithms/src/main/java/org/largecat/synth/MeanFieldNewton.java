@@ -13,27 +13,28 @@ import org.largecat.kernel.MatrixOps;
  * </pre>
  *
  * over blocks b of means m_b and variances r_b (d each); each term t is a log-sum-exp over its K
- * cells, cell k bound to block b(k) and to a partner row (p, q), and c*_t is the cell chosen. The two
- * steps of {@link BetaPriorEm} are this F: the E-step for user u (one block (λ_u, v_u), terms = items,
- * partners (ψ_ik, w_ik), P = Σ⁻¹, μ0 = μ), and the B-step for item i (blocks k = (ψ_ik, w_ik), terms =
- * users, partner (λ_u, v_u) for every cell of user u, P = I/γ², μ0 = 0). Each log-sum-exp is the
- * bound's E_q log b_ui ≤ log E_q b_ui with ζ_ui at its closed form, one ζ per (user, item) as {@link
- * UserPosterior} has it (tighter than §5.4.1's one ζ_u per user; note also that §5.4.2's ζ̂_u carries a
- * spurious minus sign: ζ̂ = Σ_ik Π_s f / I > 0). F is concave in (m, r) (a log-sum-exp of convex
- * log-moments, plus concave terms) on its domain r_bs q_s < 1, outside which f diverges and F = −∞.
+ * cells, cell k bound to block b(k) and to a partner row (p, q), and c*_t is the cell chosen. The
+ * two steps of {@link BetaPriorEm} are this F: the E-step for user u (one block (λ_u, v_u), terms =
+ * items, partners (ψ_ik, w_ik), P = Σ⁻¹, μ0 = μ), and the B-step for item i (blocks k = (ψ_ik,
+ * w_ik), terms = users, partner (λ_u, v_u) for every cell of user u, P = I/γ², μ0 = 0). Each
+ * log-sum-exp is the bound's E_q log b_ui ≤ log E_q b_ui with ζ_ui at its closed form, one ζ per
+ * (user, item) as {@link UserPosterior} has it (tighter than §5.4.1's one ζ_u per user; note also
+ * that §5.4.2's ζ̂_u carries a spurious minus sign: ζ̂ = Σ_ik Π_s f / I > 0). F is concave in (m,
+ * r) (a log-sum-exp of convex log-moments, plus concave terms) on its domain r_bs q_s < 1, outside
+ * which f diverges and F = −∞.
  *
  * <p>Optimiser: Newton in (m, log r), exact within each block and block-diagonal across blocks (as
- * {@link EmbeddingUpdate}); where ∂²F/∂(log r)² is not negative its r ∂F/∂r part is dropped, so every
- * step is uphill; a step is halved until F does not decrease, so an infeasible point (1 − r q ≤ 0 for
- * some cell) is never accepted: F stays finite from a finite start.
+ * {@link EmbeddingUpdate}); where ∂²F/∂(log r)² is not negative its r ∂F/∂r part is dropped, so
+ * every step is uphill; a step is halved until F does not decrease, so an infeasible point (1 − r q
+ * ≤ 0 for some cell) is never accepted: F stays finite from a finite start.
  */
 final class MeanFieldNewton {
   private static final int MAX_HALVINGS = 40;
   private static final double MAX_LOG_STEP = 3;
 
   /**
-   * Which partner row and block each cell takes: cell k of term t uses partner row {@code t * termStride
-   * + k * cellStride} and block {@code k * blockStride}.
+   * Which partner row and block each cell takes: cell k of term t uses partner row {@code t *
+   * termStride + k * cellStride} and block {@code k * blockStride}.
    */
   record Layout(int terms, int blocks, int termStride, int cellStride, int blockStride) {}
 
@@ -51,8 +52,12 @@ final class MeanFieldNewton {
   private final double[] savedMean;
   private final double[] savedVariance;
 
-  /** Workspace for up to {@code maxBlocks} blocks; {@code tolerance} is the relative Newton decrement that ends a solve. */
-  MeanFieldNewton(int choiceCount, int latent, int maxBlocks, double tolerance, MatrixOps matrixOps) {
+  /**
+   * Workspace for up to {@code maxBlocks} blocks; {@code tolerance} is the relative Newton
+   * decrement that ends a solve.
+   */
+  MeanFieldNewton(
+      int choiceCount, int latent, int maxBlocks, double tolerance, MatrixOps matrixOps) {
     this.matrixOps = matrixOps;
     this.choiceCount = choiceCount;
     this.latent = latent;
@@ -70,23 +75,54 @@ final class MeanFieldNewton {
   }
 
   /**
-   * Newton steps on the blocks' means ({@code mean[meanOff..]}) and variances ({@code variance[meanOff..]}),
-   * in place, at most {@code maxSteps}; returns F there (never below F at the start).
+   * Newton steps on the blocks' means ({@code mean[meanOff..]}) and variances ({@code
+   * variance[meanOff..]}), in place, at most {@code maxSteps}; returns F there (never below F at
+   * the start).
    *
    * @throws IllegalStateException if F is not finite at the start: some 1 − r q ≤ 0 (f diverges)
    */
-  double maximise(Layout layout, double[] mean, double[] variance, int meanOff, double[] partnerMean,
-      double[] partnerVariance, int[] chosen, double[] priorMean, double[] priorPrecision, int maxSteps) {
-    double value = objective(layout, mean, variance, meanOff, partnerMean, partnerVariance, chosen, priorMean,
-        priorPrecision);
+  double maximise(
+      Layout layout,
+      double[] mean,
+      double[] variance,
+      int meanOff,
+      double[] partnerMean,
+      double[] partnerVariance,
+      int[] chosen,
+      double[] priorMean,
+      double[] priorPrecision,
+      int maxSteps) {
+    double value =
+        objective(
+            layout,
+            mean,
+            variance,
+            meanOff,
+            partnerMean,
+            partnerVariance,
+            chosen,
+            priorMean,
+            priorPrecision);
     if (!Double.isFinite(value)) {
-      throw new IllegalStateException("§5.4 bound is " + value + " at the start of a coordinate step: some"
-          + " 1 − v w <= 0 (E exp(z'β) diverges) or a variance is not positive");
+      throw new IllegalStateException(
+          "§5.4 bound is "
+              + value
+              + " at the start of a coordinate step: some"
+              + " 1 − v w <= 0 (E exp(z'β) diverges) or a variance is not positive");
     }
     int n = layout.blocks() * latent;
     int width = 2 * latent;
     for (int iteration = 0; iteration < maxSteps; iteration++) {
-      derivatives(layout, mean, variance, meanOff, partnerMean, partnerVariance, chosen, priorMean, priorPrecision);
+      derivatives(
+          layout,
+          mean,
+          variance,
+          meanOff,
+          partnerMean,
+          partnerVariance,
+          chosen,
+          priorMean,
+          priorPrecision);
       double decrement = 0;
       double largestLogStep = 0;
       for (int b = 0; b < layout.blocks(); b++) {
@@ -113,11 +149,21 @@ final class MeanFieldNewton {
           for (int s = 0; s < latent; s++) {
             int j = b * latent + s;
             mean[meanOff + j] = savedMean[j] + scale * step[b * width + s];
-            variance[meanOff + j] = savedVariance[j] * Math.exp(scale * step[b * width + latent + s]);
+            variance[meanOff + j] =
+                savedVariance[j] * Math.exp(scale * step[b * width + latent + s]);
           }
         }
-        next = objective(layout, mean, variance, meanOff, partnerMean, partnerVariance, chosen, priorMean,
-            priorPrecision);
+        next =
+            objective(
+                layout,
+                mean,
+                variance,
+                meanOff,
+                partnerMean,
+                partnerVariance,
+                chosen,
+                priorMean,
+                priorPrecision);
       }
       if (!(next >= value)) {
         System.arraycopy(savedMean, 0, mean, meanOff, n);
@@ -130,8 +176,16 @@ final class MeanFieldNewton {
   }
 
   /** F at the blocks' current means and variances; −∞ where some 1 − r q ≤ 0. */
-  double objective(Layout layout, double[] mean, double[] variance, int meanOff, double[] partnerMean,
-      double[] partnerVariance, int[] chosen, double[] priorMean, double[] priorPrecision) {
+  double objective(
+      Layout layout,
+      double[] mean,
+      double[] variance,
+      int meanOff,
+      double[] partnerMean,
+      double[] partnerVariance,
+      int[] chosen,
+      double[] priorMean,
+      double[] priorPrecision) {
     double total = 0;
     for (int t = 0; t < layout.terms(); t++) {
       double largest = Double.NEGATIVE_INFINITY;
@@ -140,8 +194,12 @@ final class MeanFieldNewton {
         int partner = (t * layout.termStride() + k * layout.cellStride()) * latent;
         double a = 0;
         for (int s = 0; s < latent; s++) {
-          a += GaussianMoment.log(mean[own + s], variance[own + s], partnerMean[partner + s],
-              partnerVariance[partner + s]);
+          a +=
+              GaussianMoment.log(
+                  mean[own + s],
+                  variance[own + s],
+                  partnerMean[partner + s],
+                  partnerVariance[partner + s]);
         }
         if (a == Double.POSITIVE_INFINITY || Double.isNaN(a)) {
           return Double.NEGATIVE_INFINITY;
@@ -172,8 +230,10 @@ final class MeanFieldNewton {
         for (int t = 0; t < latent; t++) {
           quadratic += priorPrecision[s * latent + t] * (mean[off + t] - priorMean[t]);
         }
-        total += -0.5 * (mean[off + s] - priorMean[s]) * quadratic - 0.5 * priorPrecision[s * latent + s] * r
-            + 0.5 * Math.log(r);
+        total +=
+            -0.5 * (mean[off + s] - priorMean[s]) * quadratic
+                - 0.5 * priorPrecision[s * latent + s] * r
+                + 0.5 * Math.log(r);
       }
     }
     return total;
@@ -181,12 +241,20 @@ final class MeanFieldNewton {
 
   /**
    * Per block, the gradient of F in (m, log r) into {@code gradient} and the lower triangle of the
-   * (made positive definite, see the class comment) negative Hessian into {@code hessian}:
-   * Σ_t [Σ_{k in b} π̃_tk (∇²a_tk + g_tk g_tk') − m_tb m_tb'] with g = ∇a, m_tb = Σ_{k in b} π̃_tk g_tk,
-   * plus P and 1/(2r²) from the prior and entropy, then the change of variable r = e^ρ.
+   * (made positive definite, see the class comment) negative Hessian into {@code hessian}: Σ_t
+   * [Σ_{k in b} π̃_tk (∇²a_tk + g_tk g_tk') − m_tb m_tb'] with g = ∇a, m_tb = Σ_{k in b} π̃_tk
+   * g_tk, plus P and 1/(2r²) from the prior and entropy, then the change of variable r = e^ρ.
    */
-  private void derivatives(Layout layout, double[] mean, double[] variance, int meanOff, double[] partnerMean,
-      double[] partnerVariance, int[] chosen, double[] priorMean, double[] priorPrecision) {
+  private void derivatives(
+      Layout layout,
+      double[] mean,
+      double[] variance,
+      int meanOff,
+      double[] partnerMean,
+      double[] partnerVariance,
+      int[] chosen,
+      double[] priorMean,
+      double[] priorPrecision) {
     int width = 2 * latent;
     int blocks = layout.blocks();
     java.util.Arrays.fill(gradient, 0, blocks * width, 0);
@@ -199,8 +267,13 @@ final class MeanFieldNewton {
         double a = 0;
         for (int s = 0; s < latent; s++) {
           int dOff = (k * latent + s) * GaussianMoment.COUNT;
-          GaussianMoment.derivatives(mean[own + s], variance[own + s], partnerMean[partner + s],
-              partnerVariance[partner + s], cellDerivatives, dOff);
+          GaussianMoment.derivatives(
+              mean[own + s],
+              variance[own + s],
+              partnerMean[partner + s],
+              partnerVariance[partner + s],
+              cellDerivatives,
+              dOff);
           a += cellDerivatives[dOff];
         }
         logMoment[k] = a;

@@ -3,10 +3,10 @@ package org.largecat.synth;
 import org.largecat.kernel.MatrixOps;
 
 /**
- * The parameters θ = (μ, Σ, B) of model (1) as the E-step reads them: besides μ and B, the precision
- * Σ⁻¹ with log |Σ⁻¹|, and per cell (i, k) the feature row [β_ik, ½β_ik²] (2d wide), whose product with
- * [λ; v] is the variational log-moment log E_q exp(z'β_ik) = λ'β_ik + ½ Σ_s v_s β_iks² (§3).
- * Immutable once built; shared by all threads.
+ * The parameters θ = (μ, Σ, B) of model (1) as the E-step reads them: besides μ and B, the
+ * precision Σ⁻¹ with log |Σ⁻¹|, and per cell (i, k) the feature row [β_ik, ½β_ik²] (2d wide), whose
+ * product with [λ; v] is the variational log-moment log E_q exp(z'β_ik) = λ'β_ik + ½ Σ_s v_s β_iks²
+ * (§3). Immutable once built; shared by all threads.
  */
 final class ModelParameters {
   final int items;
@@ -19,7 +19,13 @@ final class ModelParameters {
   final double[] precision;
   final double logDetPrecision;
 
-  ModelParameters(int items, int choiceCount, int latent, double[] mean, double[] covariance, double[] embeddings,
+  ModelParameters(
+      int items,
+      int choiceCount,
+      int latent,
+      double[] mean,
+      double[] covariance,
+      double[] embeddings,
       MatrixOps matrixOps) {
     this.items = items;
     this.choiceCount = choiceCount;

@@ -13,10 +13,10 @@ import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
 
 /**
- * The latent-embedding model (1) of the synthetic-categorical-data paper with η linear: z_u ~ N(μ, Σ)
- * in d dimensions, P(X_ui = k | z_u) = softmax_k(z_u'β_ik). Holds μ (d), Σ (d x d row-major) and the
- * embeddings B (row (i, k) at {@code ((i * K) + k) * d}); draws synthetic users from it; saves and
- * loads it as a versioned binary file with a CRC32 at the end.
+ * The latent-embedding model (1) of the synthetic-categorical-data paper with η linear: z_u ~ N(μ,
+ * Σ) in d dimensions, P(X_ui = k | z_u) = softmax_k(z_u'β_ik). Holds μ (d), Σ (d x d row-major) and
+ * the embeddings B (row (i, k) at {@code ((i * K) + k) * d}); draws synthetic users from it; saves
+ * and loads it as a versioned binary file with a CRC32 at the end.
  */
 public final class SynthModel {
   private static final byte[] MAGIC = {'L', 'C', 'S', 'Y', 'N', 'T', 'H', 0};
@@ -30,11 +30,25 @@ public final class SynthModel {
   private final double[] covariance;
   private final double[] embeddings;
 
-  /** Checks the dimensions, that every entry is finite and that Σ (read from its lower triangle) is positive definite. */
-  public SynthModel(int items, int choiceCount, int latent, double[] mean, double[] covariance, double[] embeddings) {
+  /**
+   * Checks the dimensions, that every entry is finite and that Σ (read from its lower triangle) is
+   * positive definite.
+   */
+  public SynthModel(
+      int items,
+      int choiceCount,
+      int latent,
+      double[] mean,
+      double[] covariance,
+      double[] embeddings) {
     if (items < 1 || choiceCount < 2 || latent < 1) {
-      throw new IllegalArgumentException("SynthModel: need items >= 1, choices >= 2, latent >= 1; got items=" + items
-          + " choices=" + choiceCount + " latent=" + latent);
+      throw new IllegalArgumentException(
+          "SynthModel: need items >= 1, choices >= 2, latent >= 1; got items="
+              + items
+              + " choices="
+              + choiceCount
+              + " latent="
+              + latent);
     }
     checkFinite("mean", mean, latent);
     checkFinite("covariance", covariance, (long) latent * latent);
@@ -154,8 +168,9 @@ public final class SynthModel {
 
   /** Writes magic, version, I, K, d, μ, Σ, B (big-endian), then the CRC32 of all of it. */
   public void save(Path file) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(HEADER_BYTES + 8 * (latent + latent * latent
-        + embeddings.length) + 8);
+    ByteArrayOutputStream bytes =
+        new ByteArrayOutputStream(
+            HEADER_BYTES + 8 * (latent + latent * latent + embeddings.length) + 8);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.write(MAGIC);
       out.writeInt(VERSION);
@@ -177,8 +192,8 @@ public final class SynthModel {
   /**
    * Reads a file {@link #save} wrote.
    *
-   * @throws IllegalArgumentException naming the file if it is not a model file, has another version,
-   *     is truncated or longer than its dimensions say, or fails its checksum
+   * @throws IllegalArgumentException naming the file if it is not a model file, has another
+   *     version, is truncated or longer than its dimensions say, or fails its checksum
    */
   public static SynthModel load(Path file) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
@@ -193,19 +208,30 @@ public final class SynthModel {
     }
     int version = buffer.getInt();
     if (version != VERSION) {
-      throw corrupt(file, "model file version " + version + ", this build reads version " + VERSION);
+      throw corrupt(
+          file, "model file version " + version + ", this build reads version " + VERSION);
     }
     int items = buffer.getInt();
     int choiceCount = buffer.getInt();
     int latent = buffer.getInt();
-    if (items < 1 || choiceCount < 2 || latent < 1 || (long) items * choiceCount * latent > Integer.MAX_VALUE / 8) {
-      throw corrupt(file, "impossible dimensions items=" + items + " choices=" + choiceCount + " latent=" + latent);
+    if (items < 1
+        || choiceCount < 2
+        || latent < 1
+        || (long) items * choiceCount * latent > Integer.MAX_VALUE / 8) {
+      throw corrupt(
+          file,
+          "impossible dimensions items=" + items + " choices=" + choiceCount + " latent=" + latent);
     }
     long doubles = latent + (long) latent * latent + (long) items * choiceCount * latent;
     long expected = HEADER_BYTES + 8 * doubles + 8;
     if (bytes.length != expected) {
-      throw corrupt(file, (bytes.length < expected ? "truncated" : "trailing bytes") + ": " + bytes.length
-          + " bytes, the dimensions need " + expected);
+      throw corrupt(
+          file,
+          (bytes.length < expected ? "truncated" : "trailing bytes")
+              + ": "
+              + bytes.length
+              + " bytes, the dimensions need "
+              + expected);
     }
     CRC32 crc = new CRC32();
     crc.update(bytes, 0, bytes.length - 8);
@@ -229,7 +255,8 @@ public final class SynthModel {
     try {
       matrixOps.choleskyFactor(latent, factor, 0, latent);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("SynthModel: covariance is not positive definite (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          "SynthModel: covariance is not positive definite (" + e.getMessage() + ")");
     }
     return factor;
   }
@@ -244,12 +271,18 @@ public final class SynthModel {
 
   private static void checkFinite(String name, double[] values, long length) {
     if (values == null || values.length != length) {
-      throw new IllegalArgumentException("SynthModel: " + name + " must have " + length + " entries, got "
-          + (values == null ? "null" : values.length));
+      throw new IllegalArgumentException(
+          "SynthModel: "
+              + name
+              + " must have "
+              + length
+              + " entries, got "
+              + (values == null ? "null" : values.length));
     }
     for (int j = 0; j < values.length; j++) {
       if (!Double.isFinite(values[j])) {
-        throw new IllegalArgumentException("SynthModel: " + name + "[" + j + "] = " + values[j] + " is not finite");
+        throw new IllegalArgumentException(
+            "SynthModel: " + name + "[" + j + "] = " + values[j] + " is not finite");
       }
     }
   }

@@ -15,17 +15,18 @@ import org.largecat.kernel.VectorOps;
  *               − ½ (λ−μ)'Σ⁻¹(λ−μ) − ½ tr(Σ⁻¹V) + ½ log|V| + ½ log|Σ⁻¹| + d/2,      V = diag(v)
  * </pre>
  *
- * which is (3)-(5) for one user with one ζ_ui per (user, item) set to its closed form ζ_ui = E_q b_ui
- * (the paper shares one ζ_u across a user's items; by Jensen that bound is looser, and at the optimum
- * the ζ terms collapse to the log-sum-exp above), plus the constants that make it a lower bound on
- * log p(x_u). L_u is jointly concave in (λ, v) (minus a log-sum-exp of functions linear in them, plus
- * concave terms). Optimiser: one Newton iteration on (λ, log v) jointly, with the exact 2d x 2d
- * Hessian, instead of the paper's conjugate gradient for λ alternating with Newton for log v: d is
- * small, the Hessian is one syrk over the I K cells' feature rows [β, ½β²], and a joint step converges
- * quadratically where coordinate ascent crawls along the strong λ-v coupling. v stays in log space as
- * §3 asks; where ∂²L/∂(log v)² is not negative its v·∂L/∂v term is dropped from the Hessian, so the step
- * is always uphill, and backtracking makes L_u never decrease. Laplace (§5.1): λ = argmax log p(x_u, z)
- * by the same iteration on λ alone (v = 0), V = (−∇² log p)⁻¹ at λ, a full d x d matrix.
+ * which is (3)-(5) for one user with one ζ_ui per (user, item) set to its closed form ζ_ui = E_q
+ * b_ui (the paper shares one ζ_u across a user's items; by Jensen that bound is looser, and at the
+ * optimum the ζ terms collapse to the log-sum-exp above), plus the constants that make it a lower
+ * bound on log p(x_u). L_u is jointly concave in (λ, v) (minus a log-sum-exp of functions linear in
+ * them, plus concave terms). Optimiser: one Newton iteration on (λ, log v) jointly, with the exact
+ * 2d x 2d Hessian, instead of the paper's conjugate gradient for λ alternating with Newton for log
+ * v: d is small, the Hessian is one syrk over the I K cells' feature rows [β, ½β²], and a joint
+ * step converges quadratically where coordinate ascent crawls along the strong λ-v coupling. v
+ * stays in log space as §3 asks; where ∂²L/∂(log v)² is not negative its v·∂L/∂v term is dropped
+ * from the Hessian, so the step is always uphill, and backtracking makes L_u never decrease.
+ * Laplace (§5.1): λ = argmax log p(x_u, z) by the same iteration on λ alone (v = 0), V = (−∇² log
+ * p)⁻¹ at λ, a full d x d matrix.
  */
 final class UserPosterior {
   private static final int MAX_NEWTON_STEPS = 100;
@@ -53,7 +54,10 @@ final class UserPosterior {
   private final double[] hessian;
   private final double[] factor;
 
-  /** Workspace for models with these dimensions; {@code tolerance} is the relative Newton decrement that ends a fit. */
+  /**
+   * Workspace for models with these dimensions; {@code tolerance} is the relative Newton decrement
+   * that ends a fit.
+   */
   UserPosterior(int items, int choiceCount, int latent, double tolerance, Kernels kernels) {
     this.vectorOps = kernels.vectorOps();
     this.matrixOps = kernels.matrixOps();
@@ -80,9 +84,11 @@ final class UserPosterior {
 
   /**
    * Variational E-step for one user, starting from (λ, v) = ({@code lambda[u d..]}, the diagonal of
-   * {@code covariance[u d²..]}) and overwriting both; returns L_u at the result (never below L_u at the start).
+   * {@code covariance[u d²..]}) and overwriting both; returns L_u at the result (never below L_u at
+   * the start).
    */
-  double fitVariational(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
+  double fitVariational(
+      ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
     int lambdaOff = user * latent;
     int covOff = user * latent * latent;
     for (int s = 0; s < latent; s++) {
@@ -102,10 +108,11 @@ final class UserPosterior {
 
   /**
    * Laplace E-step (§5.1) for one user, starting the Newton iteration at {@code lambda[u d..]};
-   * overwrites λ with the mode of log p(x_u, z) and V with the inverse negative Hessian there; returns
-   * the variational bound L_u at that (λ, V).
+   * overwrites λ with the mode of log p(x_u, z) and V with the inverse negative Hessian there;
+   * returns the variational bound L_u at that (λ, V).
    */
-  double fitLaplace(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
+  double fitLaplace(
+      ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
     int lambdaOff = user * latent;
     System.arraycopy(lambda, lambdaOff, state, 0, latent);
     observedSum(p, data, user);
@@ -123,8 +130,8 @@ final class UserPosterior {
   }
 
   /**
-   * L_u at q(z_u) = N(λ_u, V_u) for any positive definite V_u (full or diagonal), with
-   * E_q exp(z'β) = exp(λ'β + ½β'Vβ), ½β'Vβ = ½|C'β|² for V = C C'.
+   * L_u at q(z_u) = N(λ_u, V_u) for any positive definite V_u (full or diagonal), with E_q exp(z'β)
+   * = exp(λ'β + ½β'Vβ), ½β'Vβ = ½|C'β|² for V = C C'.
    */
   double bound(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance) {
     int lambdaOff = user * latent;
@@ -137,9 +144,25 @@ final class UserPosterior {
       }
     }
     int cells = p.cells();
-    matrixOps.gemm(false, false, cells, latent, latent, 1, p.features, 0, 2 * latent, factor, 0, latent, 0,
-        scaledRows, 0, latent);
-    matrixOps.gemv(false, cells, latent, 1, p.features, 0, 2 * latent, lambda, lambdaOff, 0, logMoment, 0);
+    matrixOps.gemm(
+        false,
+        false,
+        cells,
+        latent,
+        latent,
+        1,
+        p.features,
+        0,
+        2 * latent,
+        factor,
+        0,
+        latent,
+        0,
+        scaledRows,
+        0,
+        latent);
+    matrixOps.gemv(
+        false, cells, latent, 1, p.features, 0, 2 * latent, lambda, lambdaOff, 0, logMoment, 0);
     for (int c = 0; c < cells; c++) {
       logMoment[c] += 0.5 * vectorOps.dot(latent, scaledRows, c * latent, scaledRows, c * latent);
     }
@@ -150,15 +173,27 @@ final class UserPosterior {
         traceTerm += p.precision[s * latent + t] * covariance[covOff + t * latent + s];
       }
     }
-    return vectorOps.dot(latent, observed, 0, lambda, lambdaOff) - logPartition
-        - 0.5 * (priorQuadratic(p, lambda, lambdaOff) + traceTerm - 2 * logDetFactor - p.logDetPrecision - latent);
+    return vectorOps.dot(latent, observed, 0, lambda, lambdaOff)
+        - logPartition
+        - 0.5
+            * (priorQuadratic(p, lambda, lambdaOff)
+                + traceTerm
+                - 2 * logDetFactor
+                - p.logDetPrecision
+                - latent);
   }
 
   /**
-   * Writes z_us = λ_u + C_u ξ_us (V_u = C_u C_u') for s < samples into rows {@code user * samples + s}
-   * of {@code points}, from the standard normal draws in the same rows of {@code noise}.
+   * Writes z_us = λ_u + C_u ξ_us (V_u = C_u C_u') for s < samples into rows {@code user * samples +
+   * s} of {@code points}, from the standard normal draws in the same rows of {@code noise}.
    */
-  void drawPoints(int user, double[] lambda, double[] covariance, double[] noise, int samples, double[] points) {
+  void drawPoints(
+      int user,
+      double[] lambda,
+      double[] covariance,
+      double[] noise,
+      int samples,
+      double[] points) {
     choleskyOfCovariance(covariance, user);
     for (int j = 0; j < samples; j++) {
       int row = (user * samples + j) * latent;
@@ -173,14 +208,22 @@ final class UserPosterior {
   }
 
   /**
-   * Importance sampling from q(z_u) = N(λ_u, V_u) (the Laplace fit): draws z_us as {@link #drawPoints}
-   * does, sets the self-normalised weights w_us ∝ p(x_u, z_us) / q(z_us) in {@code weights} (rows
-   * {@code user * samples + s}, exponents shifted by their maximum), overwrites λ_u and V_u with the
-   * weighted mean and covariance of the draws, and returns log((1/S) Σ_s p(x_u, z_us) / q(z_us)), an
-   * estimate of log p(x_u) whose expectation is a lower bound on it.
+   * Importance sampling from q(z_u) = N(λ_u, V_u) (the Laplace fit): draws z_us as {@link
+   * #drawPoints} does, sets the self-normalised weights w_us ∝ p(x_u, z_us) / q(z_us) in {@code
+   * weights} (rows {@code user * samples + s}, exponents shifted by their maximum), overwrites λ_u
+   * and V_u with the weighted mean and covariance of the draws, and returns log((1/S) Σ_s p(x_u,
+   * z_us) / q(z_us)), an estimate of log p(x_u) whose expectation is a lower bound on it.
    */
-  double importanceSample(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] covariance,
-      double[] noise, int samples, double[] points, double[] weights) {
+  double importanceSample(
+      ModelParameters p,
+      ChoiceData data,
+      int user,
+      double[] lambda,
+      double[] covariance,
+      double[] noise,
+      int samples,
+      double[] points,
+      double[] weights) {
     drawPoints(user, lambda, covariance, noise, samples, points);
     double logDetFactor = 0;
     for (int s = 0; s < latent; s++) {
@@ -193,8 +236,10 @@ final class UserPosterior {
       int row = (first + j) * latent;
       System.arraycopy(points, row, state, 0, latent);
       double noiseNorm = vectorOps.dot(latent, noise, row, noise, row);
-      // log p(x_u | z) + log N(z; μ, Σ) − log N(z; λ, V), the (2π)^(d/2) of both densities cancelling.
-      double logRatio = objective(p, state, false) + 0.5 * p.logDetPrecision + logDetFactor + 0.5 * noiseNorm;
+      // log p(x_u | z) + log N(z; μ, Σ) − log N(z; λ, V), the (2π)^(d/2) of both densities
+      // cancelling.
+      double logRatio =
+          objective(p, state, false) + 0.5 * p.logDetPrecision + logDetFactor + 0.5 * noiseNorm;
       weights[first + j] = logRatio;
       largest = Math.max(largest, logRatio);
     }
@@ -216,7 +261,8 @@ final class UserPosterior {
       for (int s = 0; s < latent; s++) {
         double ds = points[row + s] - lambda[lambdaOff + s];
         for (int t = 0; t < latent; t++) {
-          covariance[covOff + s * latent + t] += weights[first + j] * ds * (points[row + t] - lambda[lambdaOff + t]);
+          covariance[covOff + s * latent + t] +=
+              weights[first + j] * ds * (points[row + t] - lambda[lambdaOff + t]);
         }
       }
     }
@@ -238,7 +284,13 @@ final class UserPosterior {
   private void observedSum(ModelParameters p, ChoiceData data, int user) {
     java.util.Arrays.fill(observed, 0);
     for (int i = 0; i < items; i++) {
-      vectorOps.axpy(latent, 1.0, p.features, (i * choiceCount + data.choice(user, i)) * 2 * latent, observed, 0);
+      vectorOps.axpy(
+          latent,
+          1.0,
+          p.features,
+          (i * choiceCount + data.choice(user, i)) * 2 * latent,
+          observed,
+          0);
     }
   }
 
@@ -255,14 +307,28 @@ final class UserPosterior {
 
   /**
    * With {@code withVariance}: L_u − ½(log|Σ⁻¹| + d) at x = [λ; v]; without: log p(x_u, λ) up to a
-   * constant, o'λ − Σ_i log Σ_k exp(λ'β_ik) − ½(λ−μ)'Σ⁻¹(λ−μ). Leaves π̃ (the per-item softmax of the
-   * log-moments) in {@code weight}.
+   * constant, o'λ − Σ_i log Σ_k exp(λ'β_ik) − ½(λ−μ)'Σ⁻¹(λ−μ). Leaves π̃ (the per-item softmax of
+   * the log-moments) in {@code weight}.
    */
   private double objective(ModelParameters p, double[] x, boolean withVariance) {
     int cells = p.cells();
-    matrixOps.gemv(false, cells, withVariance ? 2 * latent : latent, 1, p.features, 0, 2 * latent, x, 0, 0,
-        logMoment, 0);
-    double value = vectorOps.dot(latent, observed, 0, x, 0) - softmaxOfLogMoments() - 0.5 * priorQuadratic(p, x, 0);
+    matrixOps.gemv(
+        false,
+        cells,
+        withVariance ? 2 * latent : latent,
+        1,
+        p.features,
+        0,
+        2 * latent,
+        x,
+        0,
+        0,
+        logMoment,
+        0);
+    double value =
+        vectorOps.dot(latent, observed, 0, x, 0)
+            - softmaxOfLogMoments()
+            - 0.5 * priorQuadratic(p, x, 0);
     if (withVariance) {
       for (int s = 0; s < latent; s++) {
         value += 0.5 * (Math.log(x[latent + s]) - p.precision[s * latent + s] * x[latent + s]);
@@ -285,12 +351,13 @@ final class UserPosterior {
   }
 
   /**
-   * One Newton step on {@code state} with backtracking, given the objective {@code current} there with
-   * π̃ at {@code state} in {@code weight}; returns the objective after the step (π̃ then at the new
-   * state), or NaN when converged (Newton decrement below the tolerance) or when no step length improves. Gradient (§3, with ζ at its closed form the
-   * paper's ζ⁻¹ exp(...) sums become softmax weights π̃): ∂/∂λ = o − Σ_ik π̃_ik β_ik − Σ⁻¹(λ−μ),
-   * ∂/∂v_s = −Σ_ik π̃_ik ½β_iks² − ½Σ⁻¹_ss + 1/(2v_s); in t = log v the gradient is v ∂/∂v and the
-   * Hessian v_s v_t ∂²/∂v_s∂v_t + δ_st v_s ∂/∂v_s (the paper's x f'' + f' rule).
+   * One Newton step on {@code state} with backtracking, given the objective {@code current} there
+   * with π̃ at {@code state} in {@code weight}; returns the objective after the step (π̃ then at
+   * the new state), or NaN when converged (Newton decrement below the tolerance) or when no step
+   * length improves. Gradient (§3, with ζ at its closed form the paper's ζ⁻¹ exp(...) sums become
+   * softmax weights π̃): ∂/∂λ = o − Σ_ik π̃_ik β_ik − Σ⁻¹(λ−μ), ∂/∂v_s = −Σ_ik π̃_ik ½β_iks² −
+   * ½Σ⁻¹_ss + 1/(2v_s); in t = log v the gradient is v ∂/∂v and the Hessian v_s v_t ∂²/∂v_s∂v_t +
+   * δ_st v_s ∂/∂v_s (the paper's x f'' + f' rule).
    */
   private double newtonStep(ModelParameters p, boolean withVariance, double current) {
     int n = withVariance ? 2 * latent : latent;
@@ -345,8 +412,9 @@ final class UserPosterior {
 
   /**
    * Lower triangle of the n x n negative Hessian of the objective in (λ, v) (n = 2d) or λ (n = d),
-   * from π̃ in {@code weight}: Σ_i Cov_{π̃_i}(f_i) over the feature rows f = [β, ½β²] (one syrk over
-   * the cells minus one over the item means), plus Σ⁻¹ on the λ block and 1/(2v_s²) on the v diagonal.
+   * from π̃ in {@code weight}: Σ_i Cov_{π̃_i}(f_i) over the feature rows f = [β, ½β²] (one syrk
+   * over the cells minus one over the item means), plus Σ⁻¹ on the λ block and 1/(2v_s²) on the v
+   * diagonal.
    */
   private void negativeHessian(ModelParameters p, double[] x, int n) {
     int cells = p.cells();
@@ -373,8 +441,8 @@ final class UserPosterior {
   }
 
   /**
-   * π̃ from {@code logMoment} into {@code weight}, each item's exponents shifted by their maximum (one
-   * batched exp over all cells); returns Σ_i log Σ_k exp(logMoment_ik).
+   * π̃ from {@code logMoment} into {@code weight}, each item's exponents shifted by their maximum
+   * (one batched exp over all cells); returns Σ_i log Σ_k exp(logMoment_ik).
    */
   private double softmaxOfLogMoments() {
     int cells = items * choiceCount;

@@ -13,12 +13,13 @@ import org.largecat.kernel.Kernels;
 
 /**
  * Fits model (1) to survey answers by Algorithm 1 of the synthetic-categorical-data paper: E-steps
- * per user (variational, §3, or Laplace, §5.1; see {@link UserPosterior}) run on a fixed thread pool,
- * then the M-step — μ and Σ in closed form (§3), B by block Newton per item ({@link EmbeddingUpdate}),
- * items spread over the same pool. Every user's and every item's result depends only on the seed, never
- * on which thread ran it, so a fit is reproducible for any thread count. With {@link Method#VEM} the
- * bound (the sum of the users' L_u plus the log prior of B) never decreases across iterations.
- * {@link Method#BETA_PRIOR} fits §5.4's model with a prior on B instead ({@link BetaPriorEm}).
+ * per user (variational, §3, or Laplace, §5.1; see {@link UserPosterior}) run on a fixed thread
+ * pool, then the M-step — μ and Σ in closed form (§3), B by block Newton per item ({@link
+ * EmbeddingUpdate}), items spread over the same pool. Every user's and every item's result depends
+ * only on the seed, never on which thread ran it, so a fit is reproducible for any thread count.
+ * With {@link Method#VEM} the bound (the sum of the users' L_u plus the log prior of B) never
+ * decreases across iterations. {@link Method#BETA_PRIOR} fits §5.4's model with a prior on B
+ * instead ({@link BetaPriorEm}).
  */
 public final class VariationalEm {
   /** How q(z_u) is found in the E-step. */
@@ -28,21 +29,21 @@ public final class VariationalEm {
     /** Laplace approximation: mode and inverse negative Hessian of log p(x_u, z) (§5.1). */
     LAPLACE,
     /**
-     * Monte Carlo EM: the Laplace q as an importance-sampling proposal, the E-step's moments and the
-     * B-step weighted by p(x_u, z) / q(z); corrects q's bias at the cost of S draws per user.
+     * Monte Carlo EM: the Laplace q as an importance-sampling proposal, the E-step's moments and
+     * the B-step weighted by p(x_u, z) / q(z); corrects q's bias at the cost of S draws per user.
      */
     IMPORTANCE,
     /**
      * §5.4: a N(0, γ² I) prior on every β_ik and a Gaussian q(β_ik) beside q(z_u), both diagonal,
-     * E_q exp(z'β) by the moment-generating function of §5.4.3 ({@link BetaPriorEm}); the bound never
-     * decreases.
+     * E_q exp(z'β) by the moment-generating function of §5.4.3 ({@link BetaPriorEm}); the bound
+     * never decreases.
      */
     BETA_PRIOR;
 
     /**
-     * Draws per user for the B-step when none are asked for: none for vem (the ζ bound, so the bound
-     * never decreases) and beta-prior (exact in q(β)); 8 for laplace (§5.1 estimates E_q log b from one draw; 8 cut its noise); 16
-     * importance samples.
+     * Draws per user for the B-step when none are asked for: none for vem (the ζ bound, so the
+     * bound never decreases) and beta-prior (exact in q(β)); 8 for laplace (§5.1 estimates E_q log
+     * b from one draw; 8 cut its noise); 16 importance samples.
      */
     public int defaultSamples() {
       return switch (this) {
@@ -64,34 +65,51 @@ public final class VariationalEm {
           return method;
         }
       }
-      throw new IllegalArgumentException("--method must be vem, laplace, importance or beta-prior, got '" + name
-          + "'");
+      throw new IllegalArgumentException(
+          "--method must be vem, laplace, importance or beta-prior, got '" + name + "'");
     }
   }
 
   /**
    * Fit settings. {@code tolerance} ends the fit when the bound's relative change is below it;
-   * {@code embeddingSteps} caps the Newton steps on each item's B_i per M-step; {@code embeddingSamples}
-   * = 0 updates B on the ζ bound (§3, VEM only; the bound then never decreases), S > 0 on a Monte Carlo
-   * estimate of E_q log p(x | z) from S fixed draws per user (§5.1 uses one), free of the bound's Jensen
-   * gap; Laplace needs S >= 1, importance sampling S >= 2.
+   * {@code embeddingSteps} caps the Newton steps on each item's B_i per M-step; {@code
+   * embeddingSamples} = 0 updates B on the ζ bound (§3, VEM only; the bound then never decreases),
+   * S > 0 on a Monte Carlo estimate of E_q log p(x | z) from S fixed draws per user (§5.1 uses
+   * one), free of the bound's Jensen gap; Laplace needs S >= 1, importance sampling S >= 2.
    */
-  public record Options(int latent, Method method, int threads, int maxIterations, double tolerance, long seed,
-      int embeddingSteps, int embeddingSamples) {
+  public record Options(
+      int latent,
+      Method method,
+      int threads,
+      int maxIterations,
+      double tolerance,
+      long seed,
+      int embeddingSteps,
+      int embeddingSamples) {
     public Options {
-      int fewest = switch (method) {
-        case VEM, BETA_PRIOR -> 0;
-        case LAPLACE -> 1;
-        case IMPORTANCE -> 2;
-      };
+      int fewest =
+          switch (method) {
+            case VEM, BETA_PRIOR -> 0;
+            case LAPLACE -> 1;
+            case IMPORTANCE -> 2;
+          };
       if (method == Method.BETA_PRIOR && embeddingSamples != 0) {
-        throw new IllegalArgumentException("--samples does not apply to --method beta-prior (its bound is exact in"
-            + " q(β), §5.4.3), got " + embeddingSamples);
+        throw new IllegalArgumentException(
+            "--samples does not apply to --method beta-prior (its bound is exact in"
+                + " q(β), §5.4.3), got "
+                + embeddingSamples);
       }
       if (embeddingSamples < fewest) {
-        throw new IllegalArgumentException("--samples must be >= " + fewest + " with --method "
-            + method.label() + ", got " + embeddingSamples
-            + (method == Method.LAPLACE ? " (the B-step on the ζ bound needs a diagonal V; §5.1 uses draws of q)" : ""));
+        throw new IllegalArgumentException(
+            "--samples must be >= "
+                + fewest
+                + " with --method "
+                + method.label()
+                + ", got "
+                + embeddingSamples
+                + (method == Method.LAPLACE
+                    ? " (the B-step on the ζ bound needs a diagonal V; §5.1 uses draws of q)"
+                    : ""));
       }
       if (latent < 1) {
         throw new IllegalArgumentException("--latent must be >= 1, got " + latent);
@@ -118,7 +136,8 @@ public final class VariationalEm {
   public record Iteration(int number, double bound, double eStepSeconds, double mStepSeconds) {}
 
   /** The fitted model, the iterations, and the final q(z_u): λ (U x d) and V (U x d x d). */
-  public record Result(SynthModel model, List<Iteration> iterations, double[] lambda, double[] covariance) {
+  public record Result(
+      SynthModel model, List<Iteration> iterations, double[] lambda, double[] covariance) {
     /** How many iterations ended with a lower bound than the one before. */
     public int boundDecreases() {
       int decreases = 0;
@@ -154,25 +173,41 @@ public final class VariationalEm {
   private VariationalEm() {}
 
   /**
-   * Fits the model from {@code initial} (null: μ = 0, Σ = I, β_iks ~ N(0, 1) from the seed);
-   * {@code progress} sees each iteration as it ends.
+   * Fits the model from {@code initial} (null: μ = 0, Σ = I, β_iks ~ N(0, 1) from the seed); {@code
+   * progress} sees each iteration as it ends.
    */
-  public static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress)
+  public static Result fit(
+      ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress)
       throws InterruptedException {
     int items = data.items();
     int choiceCount = data.choiceCount();
     int d = options.latent();
-    if (initial != null && (initial.items() != items || initial.choiceCount() != choiceCount
-        || initial.latent() != d)) {
-      throw new IllegalArgumentException("the initial model has items=" + initial.items() + " choices="
-          + initial.choiceCount() + " latent=" + initial.latent() + ", the data and options need items=" + items
-          + " choices=" + choiceCount + " latent=" + d);
+    if (initial != null
+        && (initial.items() != items
+            || initial.choiceCount() != choiceCount
+            || initial.latent() != d)) {
+      throw new IllegalArgumentException(
+          "the initial model has items="
+              + initial.items()
+              + " choices="
+              + initial.choiceCount()
+              + " latent="
+              + initial.latent()
+              + ", the data and options need items="
+              + items
+              + " choices="
+              + choiceCount
+              + " latent="
+              + d);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(options.threads(), runnable -> {
-      Thread thread = new Thread(runnable, "largecat-synth");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            options.threads(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "largecat-synth");
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
       return options.method() == Method.BETA_PRIOR
           ? BetaPriorEm.fit(data, options, initial, progress, pool, Kernels.get().matrixOps())
@@ -183,24 +218,36 @@ public final class VariationalEm {
   }
 
   /**
-   * Where a fit starts, in fresh arrays the fit updates in place: μ = 0, Σ = I and N(0, 1) embeddings
-   * drawn from {@code random}, or, when {@code initial} is given, its values (the draws are made
-   * either way, so the random stream after them is the same).
+   * Where a fit starts, in fresh arrays the fit updates in place: μ = 0, Σ = I and N(0, 1)
+   * embeddings drawn from {@code random}, or, when {@code initial} is given, its values (the draws
+   * are made either way, so the random stream after them is the same).
    */
-  static SynthModel startingModel(int items, int choiceCount, int d, SynthModel initial, SplittableRandom random) {
+  static SynthModel startingModel(
+      int items, int choiceCount, int d, SynthModel initial, SplittableRandom random) {
     double[] embeddings = new double[items * choiceCount * d];
     for (int j = 0; j < embeddings.length; j++) {
       embeddings[j] = random.nextGaussian();
     }
     if (initial == null) {
-      return new SynthModel(items, choiceCount, d, new double[d], ModelParameters.identity(d), embeddings);
+      return new SynthModel(
+          items, choiceCount, d, new double[d], ModelParameters.identity(d), embeddings);
     }
-    return new SynthModel(items, choiceCount, d, initial.mean().clone(), initial.covariance().clone(),
+    return new SynthModel(
+        items,
+        choiceCount,
+        d,
+        initial.mean().clone(),
+        initial.covariance().clone(),
         initial.embeddings().clone());
   }
 
-  private static Result fit(ChoiceData data, Options options, SynthModel initial, Consumer<Iteration> progress,
-      ExecutorService pool) throws InterruptedException {
+  private static Result fit(
+      ChoiceData data,
+      Options options,
+      SynthModel initial,
+      Consumer<Iteration> progress,
+      ExecutorService pool)
+      throws InterruptedException {
     int users = data.users();
     int items = data.items();
     int choiceCount = data.choiceCount();
@@ -222,7 +269,9 @@ public final class VariationalEm {
     EmbeddingUpdate[] updates = new EmbeddingUpdate[threads];
     for (int w = 0; w < threads; w++) {
       posteriors[w] = new UserPosterior(items, choiceCount, d, USER_TOLERANCE, kernels);
-      updates[w] = new EmbeddingUpdate(choiceCount, d, options.embeddingSteps(), EMBEDDING_TOLERANCE, kernels);
+      updates[w] =
+          new EmbeddingUpdate(
+              choiceCount, d, options.embeddingSteps(), EMBEDDING_TOLERANCE, kernels);
     }
     boolean laplace = options.method() != Method.VEM;
     boolean importance = options.method() == Method.IMPORTANCE;
@@ -234,43 +283,73 @@ public final class VariationalEm {
     double[] points = new double[users * samples * d];
     double[] pointWeights = importance ? new double[users * samples] : null;
     double[] meanAndVariance = samples > 0 ? null : new double[users * 2 * d];
-    PosteriorPoints posteriorPoints = samples > 0 ? new PosteriorPoints(points, d, samples, pointWeights)
-        : new PosteriorPoints(meanAndVariance, 2 * d, 1, null);
+    PosteriorPoints posteriorPoints =
+        samples > 0
+            ? new PosteriorPoints(points, d, samples, pointWeights)
+            : new PosteriorPoints(meanAndVariance, 2 * d, 1, null);
     List<Iteration> iterations = new ArrayList<>();
     double previous = Double.NEGATIVE_INFINITY;
     for (int t = 1; t <= options.maxIterations(); t++) {
       long start = System.nanoTime();
-      ModelParameters parameters = new ModelParameters(items, choiceCount, d, mean.clone(), covariance.clone(),
-          embeddings.clone(), kernels.matrixOps());
-      parallel(pool, threads, (users + USERS_PER_TASK - 1) / USERS_PER_TASK, (worker, task) -> {
-        UserPosterior posterior = posteriors[worker];
-        int end = Math.min(users, (task + 1) * USERS_PER_TASK);
-        for (int u = task * USERS_PER_TASK; u < end; u++) {
-          userBound[u] = laplace ? posterior.fitLaplace(parameters, data, u, lambda, userCovariance)
-              : posterior.fitVariational(parameters, data, u, lambda, userCovariance);
-          if (importance) {
-            userBound[u] = posterior.importanceSample(parameters, data, u, lambda, userCovariance, noise, samples,
-                points, pointWeights);
-          } else if (samples > 0) {
-            posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
-          } else {
-            for (int s = 0; s < d; s++) {
-              meanAndVariance[u * 2 * d + s] = lambda[u * d + s];
-              meanAndVariance[u * 2 * d + d + s] = userCovariance[u * d * d + s * d + s];
+      ModelParameters parameters =
+          new ModelParameters(
+              items,
+              choiceCount,
+              d,
+              mean.clone(),
+              covariance.clone(),
+              embeddings.clone(),
+              kernels.matrixOps());
+      parallel(
+          pool,
+          threads,
+          (users + USERS_PER_TASK - 1) / USERS_PER_TASK,
+          (worker, task) -> {
+            UserPosterior posterior = posteriors[worker];
+            int end = Math.min(users, (task + 1) * USERS_PER_TASK);
+            for (int u = task * USERS_PER_TASK; u < end; u++) {
+              userBound[u] =
+                  laplace
+                      ? posterior.fitLaplace(parameters, data, u, lambda, userCovariance)
+                      : posterior.fitVariational(parameters, data, u, lambda, userCovariance);
+              if (importance) {
+                userBound[u] =
+                    posterior.importanceSample(
+                        parameters,
+                        data,
+                        u,
+                        lambda,
+                        userCovariance,
+                        noise,
+                        samples,
+                        points,
+                        pointWeights);
+              } else if (samples > 0) {
+                posterior.drawPoints(u, lambda, userCovariance, noise, samples, points);
+              } else {
+                for (int s = 0; s < d; s++) {
+                  meanAndVariance[u * 2 * d + s] = lambda[u * d + s];
+                  meanAndVariance[u * 2 * d + d + s] = userCovariance[u * d * d + s * d + s];
+                }
+              }
             }
-          }
-        }
-      });
-      double bound = sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
+          });
+      double bound =
+          sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
       long afterEStep = System.nanoTime();
-      boolean converged = t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
+      boolean converged =
+          t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
       if (!converged && t < options.maxIterations()) {
         updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
-        parallel(pool, threads, items, (worker, item) ->
-            updates[worker].update(item, embeddings, data, posteriorPoints));
+        parallel(
+            pool,
+            threads,
+            items,
+            (worker, item) -> updates[worker].update(item, embeddings, data, posteriorPoints));
       }
-      Iteration iteration = new Iteration(t, bound, (afterEStep - start) * 1e-9,
-          (System.nanoTime() - afterEStep) * 1e-9);
+      Iteration iteration =
+          new Iteration(
+              t, bound, (afterEStep - start) * 1e-9, (System.nanoTime() - afterEStep) * 1e-9);
       iterations.add(iteration);
       progress.accept(iteration);
       previous = bound;
@@ -283,7 +362,12 @@ public final class VariationalEm {
   }
 
   /** μ = mean of λ_u, Σ = mean of V_u + (λ_u − μ)(λ_u − μ)' (Algorithm 1's M-step). */
-  static void updateMeanAndCovariance(int users, int d, double[] lambda, double[] userCovariance, double[] mean,
+  static void updateMeanAndCovariance(
+      int users,
+      int d,
+      double[] lambda,
+      double[] userCovariance,
+      double[] mean,
       double[] covariance) {
     java.util.Arrays.fill(mean, 0);
     for (int u = 0; u < users; u++) {
@@ -299,7 +383,8 @@ public final class VariationalEm {
       for (int s = 0; s < d; s++) {
         double ds = lambda[u * d + s] - mean[s];
         for (int t = 0; t <= s; t++) {
-          covariance[s * d + t] += userCovariance[u * d * d + s * d + t] + ds * (lambda[u * d + t] - mean[t]);
+          covariance[s * d + t] +=
+              userCovariance[u * d * d + s * d + t] + ds * (lambda[u * d + t] - mean[t]);
         }
       }
     }
@@ -311,22 +396,31 @@ public final class VariationalEm {
     }
   }
 
-  /** A unit of parallel work: task number {@code task}, run by worker {@code worker} (its workspace). */
+  /**
+   * A unit of parallel work: task number {@code task}, run by worker {@code worker} (its
+   * workspace).
+   */
   interface Task {
     void run(int worker, int task);
   }
 
-  /** Runs tasks 0..count-1 on {@code threads} workers of the pool, each worker pulling the next task. */
-  static void parallel(ExecutorService pool, int threads, int count, Task task) throws InterruptedException {
+  /**
+   * Runs tasks 0..count-1 on {@code threads} workers of the pool, each worker pulling the next
+   * task.
+   */
+  static void parallel(ExecutorService pool, int threads, int count, Task task)
+      throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
     List<Future<?>> futures = new ArrayList<>(threads);
     for (int w = 0; w < threads; w++) {
       int worker = w;
-      futures.add(pool.submit(() -> {
-        for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {
-          task.run(worker, j);
-        }
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {
+                  task.run(worker, j);
+                }
+              }));
     }
     for (Future<?> future : futures) {
       try {

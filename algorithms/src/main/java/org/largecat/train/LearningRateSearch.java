@@ -8,10 +8,10 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 
 /**
- * The learning-rate tuning of unbiased-scalable-softmax §4.1: every initial learning rate of the grid
- * 10^{0, ±1, ±2, ±3} trains for a number of epochs (50 in the paper) on a seeded fraction (10%) of the
- * training set, and the one with the lowest training log-loss on that fraction wins. A run that
- * overflows ({@link TrainingDivergedException}) scores +∞.
+ * The learning-rate tuning of unbiased-scalable-softmax §4.1: every initial learning rate of the
+ * grid 10^{0, ±1, ±2, ±3} trains for a number of epochs (50 in the paper) on a seeded fraction
+ * (10%) of the training set, and the one with the lowest training log-loss on that fraction wins. A
+ * run that overflows ({@link TrainingDivergedException}) scores +∞.
  */
 public final class LearningRateSearch {
   /** The grid of §4.1. */
@@ -34,10 +34,17 @@ public final class LearningRateSearch {
   public record Result(double[] learningRates, double[] logLoss, double best, int rows) {}
 
   /** Runs the search over {@link #GRID}. */
-  public static Result search(Dataset data, double fraction, int epochs, long seed, Kernels kernels, int threads,
+  public static Result search(
+      Dataset data,
+      double fraction,
+      int epochs,
+      long seed,
+      Kernels kernels,
+      int threads,
       RunFactory factory) {
     if (!(fraction > 0 && fraction <= 1) || epochs < 1) {
-      throw new IllegalArgumentException("fraction " + fraction + " must be in (0, 1] and epochs " + epochs + " >= 1");
+      throw new IllegalArgumentException(
+          "fraction " + fraction + " must be in (0, 1] and epochs " + epochs + " >= 1");
     }
     Dataset subset = data.subset(sample(data.rows(), fraction, seed));
     double[] logLoss = new double[GRID.length];
@@ -53,7 +60,8 @@ public final class LearningRateSearch {
         logLoss[g] = Double.POSITIVE_INFINITY;
         continue;
       }
-      double loss = -Evaluation.evaluate(run.model(), subset, kernels, 1, threads).meanLogLikelihood();
+      double loss =
+          -Evaluation.evaluate(run.model(), subset, kernels, 1, threads).meanLogLikelihood();
       logLoss[g] = Double.isNaN(loss) ? Double.POSITIVE_INFINITY : loss;
       if (logLoss[g] < bestLoss) {
         bestLoss = logLoss[g];

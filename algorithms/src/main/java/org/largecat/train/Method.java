@@ -2,16 +2,22 @@ package org.largecat.train;
 
 import org.largecat.Labelled;
 import org.largecat.model.Link;
+
 /**
- * Every training method: the bounds the sampled-bound trainer of {@code org.largecat.train.sampled} maximises, and the double-sum trainers of
- * {@code org.largecat.train.doublesum} (unbiased-scalable-softmax); each with the link of the model it fits.
+ * Every training method: the bounds the sampled-bound trainer of {@code org.largecat.train.sampled}
+ * maximises, and the double-sum trainers of {@code org.largecat.train.doublesum}
+ * (unbiased-scalable-softmax); each with the link of the model it fits.
  */
 public enum Method implements Labelled {
   /** Softmax A&R (Algorithm 1): the bound of Eq. 8 with a natural-gradient local step on η_n. */
   AR_SOFTMAX("ar-softmax", Link.SOFTMAX),
-  /** Multinomial probit A&R (Algorithm 2): Gaussian q(ε_n), reparameterisation gradients (Eq. 9). */
+  /**
+   * Multinomial probit A&R (Algorithm 2): Gaussian q(ε_n), reparameterisation gradients (Eq. 9).
+   */
   AR_PROBIT("ar-probit", Link.PROBIT),
-  /** Multinomial logistic A&R (Algorithm 2): logistic q(ε_n), reparameterisation gradients (Eq. 9). */
+  /**
+   * Multinomial logistic A&R (Algorithm 2): logistic q(ε_n), reparameterisation gradients (Eq. 9).
+   */
   AR_LOGISTIC("ar-logistic", Link.LOGISTIC),
   /** The one-vs-each bound on the softmax (Eq. 10, Titsias 2016). */
   OVE("ove", Link.SOFTMAX),
@@ -27,9 +33,15 @@ public enum Method implements Labelled {
   UMAX("umax", Link.SOFTMAX),
   /** Implicit SGD with one datapoint and one class (unbiased-scalable-softmax App. F.1). */
   IMPLICIT_SGD("isgd", Link.SOFTMAX),
-  /** Implicit SGD on fixed mini-batches of n datapoints and m sampled classes (unbiased-scalable-softmax App. F.3). */
+  /**
+   * Implicit SGD on fixed mini-batches of n datapoints and m sampled classes
+   * (unbiased-scalable-softmax App. F.3).
+   */
   IMPLICIT_SGD_BATCH("isgd-batch", Link.SOFTMAX),
-  /** U-max on the double-sum of Raman et al. (unbiased-scalable-softmax Eq. 8), for the comparison of its Figure 2. */
+  /**
+   * U-max on the double-sum of Raman et al. (unbiased-scalable-softmax Eq. 8), for the comparison
+   * of its Figure 2.
+   */
   UMAX_RAMAN("umax-raman", Link.SOFTMAX);
 
   private final String label;
@@ -50,7 +62,9 @@ public enum Method implements Labelled {
     return link;
   }
 
-  /** Whether the method is one of the double-sum trainers of {@code org.largecat.train.doublesum}. */
+  /**
+   * Whether the method is one of the double-sum trainers of {@code org.largecat.train.doublesum}.
+   */
   public boolean isDoubleSum() {
     return switch (this) {
       case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN -> true;

@@ -1,7 +1,11 @@
 package org.largecat.train;
 
 import org.largecat.Labelled;
-/** Whether each example draws its own classes or a mini-batch shares one draw (drawn by {@code train.sampled.ClassSampler}). */
+
+/**
+ * Whether each example draws its own classes or a mini-batch shares one draw (drawn by {@code
+ * train.sampled.ClassSampler}).
+ */
 public enum Sampling implements Labelled {
   /** |S| classes per example, excluding its label (A&R Algorithms 1 and 2). */
   PER_EXAMPLE("per-example"),

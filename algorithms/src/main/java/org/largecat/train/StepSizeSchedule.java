@@ -1,6 +1,9 @@
 package org.largecat.train;
 
-/** How the global step of a sampled-bound trainer turns the mini-batch gradient into a weight change. */
+/**
+ * How the global step of a sampled-bound trainer turns the mini-batch gradient into a weight
+ * change.
+ */
 public sealed interface StepSizeSchedule {
 
   /** The adaptive schedule with the A&R paper's values. */
@@ -8,21 +11,32 @@ public sealed interface StepSizeSchedule {
 
   /**
    * The adaptive step size of A&R §4 (Kucukelbir et al. 2017) on the gradient of the whole-data
-   * bound (the mini-batch sum scaled by N/|B|): per coordinate,
-   * ρ(t) = ρ₀·decay^⌊t/every⌋ · t^(−1/2+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1),
-   * with s(1) = g² at a coordinate's first gradient.
+   * bound (the mini-batch sum scaled by N/|B|): per coordinate, ρ(t) = ρ₀·decay^⌊t/every⌋ ·
+   * t^(−1/2+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1), with s(1) = g² at a
+   * coordinate's first gradient.
    *
    * @param rho0 ρ₀ (paper: 0.02)
    * @param decay the factor applied to ρ₀ every {@code every} iterations (paper: 0.9)
    * @param every iterations between decays (paper: 2000)
    * @param smoothing the weight of the new g² in s (paper: 0.1)
    */
-  record Adaptive(double rho0, double decay, int every, double smoothing) implements StepSizeSchedule {
+  record Adaptive(double rho0, double decay, int every, double smoothing)
+      implements StepSizeSchedule {
     public Adaptive {
-      if (!(rho0 > 0 && rho0 < Double.POSITIVE_INFINITY) || !(decay > 0 && decay <= 1) || every < 1
+      if (!(rho0 > 0 && rho0 < Double.POSITIVE_INFINITY)
+          || !(decay > 0 && decay <= 1)
+          || every < 1
           || !(smoothing > 0 && smoothing <= 1)) {
-        throw new IllegalArgumentException("step size: rho0 = " + rho0 + " must be positive, decay = " + decay
-            + " in (0, 1], every = " + every + " >= 1, smoothing = " + smoothing + " in (0, 1]");
+        throw new IllegalArgumentException(
+            "step size: rho0 = "
+                + rho0
+                + " must be positive, decay = "
+                + decay
+                + " in (0, 1], every = "
+                + every
+                + " >= 1, smoothing = "
+                + smoothing
+                + " in (0, 1]");
       }
     }
 
@@ -34,13 +48,19 @@ public sealed interface StepSizeSchedule {
 
   /**
    * Plain SGD on the mean per-example objective (the mini-batch sum divided by |B|), with the
-   * learning rate multiplied by {@code epochDecay} after every epoch (unbiased-scalable-softmax §4.1: 0.9).
+   * learning rate multiplied by {@code epochDecay} after every epoch (unbiased-scalable-softmax
+   * §4.1: 0.9).
    */
   record Sgd(double learningRate, double epochDecay) implements StepSizeSchedule {
     public Sgd {
-      if (!(learningRate > 0 && learningRate < Double.POSITIVE_INFINITY) || !(epochDecay > 0 && epochDecay <= 1)) {
-        throw new IllegalArgumentException("SGD: learningRate = " + learningRate + " must be positive and finite, epochDecay = "
-            + epochDecay + " in (0, 1]");
+      if (!(learningRate > 0 && learningRate < Double.POSITIVE_INFINITY)
+          || !(epochDecay > 0 && epochDecay <= 1)) {
+        throw new IllegalArgumentException(
+            "SGD: learningRate = "
+                + learningRate
+                + " must be positive and finite, epochDecay = "
+                + epochDecay
+                + " in (0, 1]");
       }
     }
 

@@ -6,8 +6,8 @@ import org.largecat.model.LinearModel;
 
 /**
  * Makes the trainers of some of the {@link Method}s. Each trainer package ({@code train.sampled},
- * {@code train.doublesum}) provides one as a service, so that this package, which they import, imports
- * none of them.
+ * {@code train.doublesum}) provides one as a service, so that this package, which they import,
+ * imports none of them.
  */
 public interface TrainerProvider {
   /** Whether this provider makes the trainer of {@code method}. */

@@ -7,9 +7,11 @@ package org.largecat.train;
  * @param iterations the iterations run
  * @param seconds wall-clock time of the iterations
  * @param secondsPerEpoch seconds per ⌈N/|B|⌉ iterations
- * @param lastEpochBound the mean of the per-iteration estimates over the last (possibly partial) epoch
+ * @param lastEpochBound the mean of the per-iteration estimates over the last (possibly partial)
+ *     epoch
  */
-public record TrainingRun(int iterations, double seconds, double secondsPerEpoch, double lastEpochBound) {
+public record TrainingRun(
+    int iterations, double seconds, double secondsPerEpoch, double lastEpochBound) {
 
   /** Told of the progress now and then. */
   public interface Progress {
@@ -17,11 +19,13 @@ public record TrainingRun(int iterations, double seconds, double secondsPerEpoch
   }
 
   /**
-   * Runs {@code iterations} iterations, telling {@code progress} about every {@code everySeconds} and at the end.
+   * Runs {@code iterations} iterations, telling {@code progress} about every {@code everySeconds}
+   * and at the end.
    *
    * @throws TrainingDivergedException when an iteration's objective is NaN or infinite
    */
-  public static TrainingRun run(Trainer trainer, int iterations, double everySeconds, Progress progress) {
+  public static TrainingRun run(
+      Trainer trainer, int iterations, double everySeconds, Progress progress) {
     int perEpoch = trainer.iterationsPerEpoch();
     long start = System.nanoTime();
     long lastReport = start;
@@ -34,8 +38,14 @@ public record TrainingRun(int iterations, double seconds, double secondsPerEpoch
       }
       double objective = trainer.step();
       if (!Double.isFinite(objective)) {
-        throw new TrainingDivergedException("the training objective became " + objective + " at iteration " + t
-            + " (epoch " + ((t - 1) / perEpoch + 1) + "); the model diverged and must not be used");
+        throw new TrainingDivergedException(
+            "the training objective became "
+                + objective
+                + " at iteration "
+                + t
+                + " (epoch "
+                + ((t - 1) / perEpoch + 1)
+                + "); the model diverged and must not be used");
       }
       sum += objective;
       count++;

@@ -10,11 +10,12 @@ import org.largecat.kernel.Kernels;
 import org.largecat.special.Normal;
 
 /**
- * The evidence bound behind the BMA weights (Sec. 4, Eq. 3.2.1), checked on a problem small enough to
- * integrate: K = 2 categories, an intercept and one covariate, so B has four coordinates and q(B) =
- * q(beta_1) q(beta_2) is two 2-D Gaussians. Tensor Gauss-Hermite quadrature gives E_q[log p_c(y | B)]
- * and the log evidence log p_c(y) itself; the KL is the textbook Gaussian formula with the covariance
- * factored here. None of it goes through the engine's sampler, KL or CB probability kernels.
+ * The evidence bound behind the BMA weights (Sec. 4, Eq. 3.2.1), checked on a problem small enough
+ * to integrate: K = 2 categories, an intercept and one covariate, so B has four coordinates and
+ * q(B) = q(beta_1) q(beta_2) is two 2-D Gaussians. Tensor Gauss-Hermite quadrature gives E_q[log
+ * p_c(y | B)] and the log evidence log p_c(y) itself; the KL is the textbook Gaussian formula with
+ * the covariance factored here. None of it goes through the engine's sampler, KL or CB probability
+ * kernels.
  */
 class CbEvidenceTest {
   private static final Kernels SCALAR = Kernels.of("scalar");
@@ -24,13 +25,19 @@ class CbEvidenceTest {
   @ParameterizedTest
   @CsvSource({"PROBIT, false", "LOGIT, false", "PROBIT, true", "LOGIT, true"})
   void monteCarloBoundMatchesQuadratureAndStaysBelowTheEvidence(Link link, boolean diagonal) {
-    // sigma_low = 2: with M = 1 < K no covariate group exists, so the one covariate predicts through sigma_low.
+    // sigma_low = 2: with M = 1 < K no covariate group exists, so the one covariate predicts
+    // through sigma_low.
     Dataset data = CbSimulation.generate(12, 2, 1, 2.0, 2.0, 0.5, 5).data();
-    CaviFit fit = IbCavi.fit(data, GaussianPrior.isotropic(2, 1),
-        CaviOptions.of(link).withDiagonal(diagonal).withThreads(1), SCALAR);
+    CaviFit fit =
+        IbCavi.fit(
+            data,
+            GaussianPrior.isotropic(2, 1),
+            CaviOptions.of(link).withDiagonal(diagonal).withThreads(1),
+            SCALAR);
     CbPosterior q = fit.posterior();
-    CbPredictor.ModelEvidence mc = new CbPredictor(q, SCALAR)
-        .evidence(Design.withIntercept(data.features(), SCALAR), data.labels(), SAMPLES, 11);
+    CbPredictor.ModelEvidence mc =
+        new CbPredictor(q, SCALAR)
+            .evidence(Design.withIntercept(data.features(), SCALAR), data.labels(), SAMPLES, 11);
 
     double[][] x = new double[data.rows()][];
     for (int i = 0; i < x.length; i++) {
@@ -42,8 +49,14 @@ class CbEvidenceTest {
     double kl = 0;
     for (int k = 0; k < 2; k++) {
       // KL(N(m, S) || N(0, I)) = (tr S + m^T m - d - log det S) / 2
-      kl += 0.5 * (cov[k][0] + cov[k][3] + mean[k][0] * mean[k][0] + mean[k][1] * mean[k][1] - 2
-          - CbTestData.logDet(cov[k], 2));
+      kl +=
+          0.5
+              * (cov[k][0]
+                  + cov[k][3]
+                  + mean[k][0] * mean[k][0]
+                  + mean[k][1] * mean[k][1]
+                  - 2
+                  - CbTestData.logDet(cov[k], 2));
     }
     double[][] rule = gaussHermite(NODES);
     double[] zMoments = new double[3];
@@ -53,29 +66,47 @@ class CbEvidenceTest {
       zMoments[1] += rule[1][i] * z2;
       zMoments[2] += rule[1][i] * z2 * z2;
     }
-    org.junit.jupiter.api.Assertions.assertArrayEquals(new double[] {1, 1, 3}, zMoments, 1e-12, "E 1, E Z^2, E Z^4");
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        new double[] {1, 1, 3}, zMoments, 1e-12, "E 1, E Z^2, E Z^4");
     for (CbModel model : CbModel.values()) {
-      // E_q[L] and E_q[L^2] of L = log p_c(y | B), and log E_r[p_c(y | B) pi(B) / r(B)] with r = q widened 2x.
+      // E_q[L] and E_q[L^2] of L = log p_c(y | B), and log E_r[p_c(y | B) pi(B) / r(B)] with r = q
+      // widened 2x.
       double[] moments = new double[2];
       double[] evidence = {Double.NEGATIVE_INFINITY};
-      forEachNode(rule, mean, cov, 1, (b, w) -> {
-        double l = logLikelihood(link, model, x, data.labels(), b);
-        moments[0] += w * l;
-        moments[1] += w * l * l;
-      });
-      forEachNode(rule, mean, cov, 2, (b, w) -> {
-        double logTerm = Math.log(w) + logLikelihood(link, model, x, data.labels(), b) + logPrior(b)
-            - logDensity(b, mean, cov, 2);
-        double hi = Math.max(evidence[0], logTerm);
-        evidence[0] = hi + Math.log(Math.exp(evidence[0] - hi) + Math.exp(logTerm - hi));
-      });
+      forEachNode(
+          rule,
+          mean,
+          cov,
+          1,
+          (b, w) -> {
+            double l = logLikelihood(link, model, x, data.labels(), b);
+            moments[0] += w * l;
+            moments[1] += w * l * l;
+          });
+      forEachNode(
+          rule,
+          mean,
+          cov,
+          2,
+          (b, w) -> {
+            double logTerm =
+                Math.log(w)
+                    + logLikelihood(link, model, x, data.labels(), b)
+                    + logPrior(b)
+                    - logDensity(b, mean, cov, 2);
+            double hi = Math.max(evidence[0], logTerm);
+            evidence[0] = hi + Math.log(Math.exp(evidence[0] - hi) + Math.exp(logTerm - hi));
+          });
       double bound = moments[0] - kl;
       double standardError = Math.sqrt(moments[1] - moments[0] * moments[0]) / Math.sqrt(SAMPLES);
       double estimate = model == CbModel.CBC ? mc.logEvidenceCbc() : mc.logEvidenceCbm();
       assertEquals(bound, estimate, 5 * standardError, model + ": Monte-Carlo bound vs quadrature");
-      assertTrue(estimate <= evidence[0] + 5 * standardError,
+      assertTrue(
+          estimate <= evidence[0] + 5 * standardError,
           model + ": bound " + estimate + " above the log evidence " + evidence[0]);
-      assertTrue(evidence[0] - bound > 0.01, model + ": the gap to the evidence is real, " + (evidence[0] - bound));
+      assertTrue(
+          evidence[0] - bound > 0.01,
+          model + ": the gap to the evidence is real, " + (evidence[0] - bound));
     }
   }
 
@@ -85,7 +116,8 @@ class CbEvidenceTest {
   }
 
   /** Tensor Gauss-Hermite over q(beta_1) q(beta_2) with each covariance scaled by scale^2. */
-  private static void forEachNode(double[][] rule, double[][] mean, double[][] cov, double scale, NodeWork work) {
+  private static void forEachNode(
+      double[][] rule, double[][] mean, double[][] cov, double scale, NodeWork work) {
     double[][] chol = new double[2][];
     for (int k = 0; k < 2; k++) {
       double l00 = Math.sqrt(cov[k][0]);
@@ -114,9 +146,11 @@ class CbEvidenceTest {
 
   /**
    * sum_i log p_c(y_i | x_i, B) from Eqs. 2.4.1 / 2.4.2, K = 2, in logs (the widened nodes reach
-   * utilities where H rounds to 1): CBM a_k = log H(eta_k), CBC a_k = log H(eta_k) + log(1 - H(eta_other)).
+   * utilities where H rounds to 1): CBM a_k = log H(eta_k), CBC a_k = log H(eta_k) + log(1 -
+   * H(eta_other)).
    */
-  private static double logLikelihood(Link link, CbModel model, double[][] x, int[] labels, double[][] b) {
+  private static double logLikelihood(
+      Link link, CbModel model, double[][] x, int[] labels, double[][] b) {
     double s = 0;
     for (int i = 0; i < x.length; i++) {
       double[] logH = new double[2];
@@ -126,8 +160,10 @@ class CbEvidenceTest {
         logH[k] = logCdf(link, eta);
         logOneMinusH[k] = logCdf(link, -eta);
       }
-      double[] a = model == CbModel.CBM ? logH
-          : new double[] {logH[0] + logOneMinusH[1], logH[1] + logOneMinusH[0]};
+      double[] a =
+          model == CbModel.CBM
+              ? logH
+              : new double[] {logH[0] + logOneMinusH[1], logH[1] + logOneMinusH[0]};
       double hi = Math.max(a[0], a[1]);
       s += a[labels[i]] - hi - Math.log(Math.exp(a[0] - hi) + Math.exp(a[1] - hi));
     }
@@ -163,14 +199,20 @@ class CbEvidenceTest {
       }
       double[] d = {b[k][0] - mean[k][0], b[k][1] - mean[k][1]};
       double[] solved = CbTestData.solve(c, d);
-      s -= 0.5 * (d[0] * solved[0] + d[1] * solved[1] + CbTestData.logDet(c, 2) + 2 * Math.log(2 * Math.PI));
+      s -=
+          0.5
+              * (d[0] * solved[0]
+                  + d[1] * solved[1]
+                  + CbTestData.logDet(c, 2)
+                  + 2 * Math.log(2 * Math.PI));
     }
     return s;
   }
 
   /**
-   * Gauss-Hermite nodes and weights for E f(Z), Z ~ N(0, 1): the physicists' rule for weight e^{-t^2}
-   * (roots of H_n by Newton from the usual asymptotic guesses), then z = sqrt(2) t, w / sqrt(pi).
+   * Gauss-Hermite nodes and weights for E f(Z), Z ~ N(0, 1): the physicists' rule for weight
+   * e^{-t^2} (roots of H_n by Newton from the usual asymptotic guesses), then z = sqrt(2) t, w /
+   * sqrt(pi).
    */
   static double[][] gaussHermite(int n) {
     double[] t = new double[n];

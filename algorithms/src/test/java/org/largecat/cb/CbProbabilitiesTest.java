@@ -21,7 +21,9 @@ class CbProbabilitiesTest {
     return link == Link.PROBIT ? Math.exp(Normal.logCdf(x)) : 1 / (1 + Math.exp(-x));
   }
 
-  /** Eqs. 2.4.1 and 2.4.2 evaluated as written, with products of H and 1 - H, at moderate utilities. */
+  /**
+   * Eqs. 2.4.1 and 2.4.2 evaluated as written, with products of H and 1 - H, at moderate utilities.
+   */
   @ParameterizedTest
   @EnumSource(Link.class)
   void matchesTheDefinitionsAtModerateUtilities(Link link) {
@@ -53,19 +55,28 @@ class CbProbabilitiesTest {
         zm += marginal[c];
       }
       for (int c = 0; c < k; c++) {
-        assertEquals(conditioning[c] / zc, Math.exp(cbc[i * k + c]), 1e-12, "CBC row " + i + " category " + c);
-        assertEquals(marginal[c] / zm, Math.exp(cbm[i * k + c]), 1e-12, "CBM row " + i + " category " + c);
+        assertEquals(
+            conditioning[c] / zc,
+            Math.exp(cbc[i * k + c]),
+            1e-12,
+            "CBC row " + i + " category " + c);
+        assertEquals(
+            marginal[c] / zm, Math.exp(cbm[i * k + c]), 1e-12, "CBM row " + i + " category " + c);
       }
     }
   }
 
-  /** At utilities of +-40 and +-1e4 the direct formulas give 0/0; the log-space ones stay finite and normalised. */
+  /**
+   * At utilities of +-40 and +-1e4 the direct formulas give 0/0; the log-space ones stay finite and
+   * normalised.
+   */
   @ParameterizedTest
   @EnumSource(Link.class)
   void finiteAndNormalisedAtExtremeUtilities(Link link) {
     double[][] rows = {
-        {1e4, -1e4, 0, 40, -40}, {-1e4, -1e4, -1e4, -1e4, -1e4}, {1e4, 1e4, 1e4, 1e4, 1e4},
-        {-40, -41, -45, -1e4, -38}, {40, 41, 45, 1e4, 38}, {-1e4, -1e4 + 1, -1e4, -1e4, -1e4}};
+      {1e4, -1e4, 0, 40, -40}, {-1e4, -1e4, -1e4, -1e4, -1e4}, {1e4, 1e4, 1e4, 1e4, 1e4},
+      {-40, -41, -45, -1e4, -38}, {40, 41, 45, 1e4, 38}, {-1e4, -1e4 + 1, -1e4, -1e4, -1e4}
+    };
     int k = 5;
     double[] eta = new double[rows.length * k];
     for (int i = 0; i < rows.length; i++) {
@@ -78,7 +89,9 @@ class CbProbabilitiesTest {
       double sc = 0;
       double sm = 0;
       for (int c = 0; c < k; c++) {
-        assertTrue(Double.isFinite(cbc[i * k + c]) && Double.isFinite(cbm[i * k + c]), "row " + i + " category " + c);
+        assertTrue(
+            Double.isFinite(cbc[i * k + c]) && Double.isFinite(cbm[i * k + c]),
+            "row " + i + " category " + c);
         assertTrue(cbc[i * k + c] <= 0 && cbm[i * k + c] <= 0);
         sc += Math.exp(cbc[i * k + c]);
         sm += Math.exp(cbm[i * k + c]);
@@ -97,7 +110,12 @@ class CbProbabilitiesTest {
   void bmaIsAProperMixtureAndReproducibleForASeed() {
     CbSimulation sim = CbSimulation.generate(600, 4, 8, 1.0, Math.sqrt(0.001), 0.5, 21);
     Dataset data = sim.data();
-    CaviFit fit = IbCavi.fit(data, GaussianPrior.isotropic(9, 1), CaviOptions.of(Link.PROBIT).withThreads(2), SCALAR);
+    CaviFit fit =
+        IbCavi.fit(
+            data,
+            GaussianPrior.isotropic(9, 1),
+            CaviOptions.of(Link.PROBIT).withThreads(2),
+            SCALAR);
     Design x = Design.withIntercept(data.features(), SCALAR);
     CbPredictor predictor = new CbPredictor(fit.posterior(), SCALAR);
     CbPredictor.ModelEvidence e1 = predictor.evidence(x, data.labels(), 5, 7);
@@ -115,8 +133,10 @@ class CbProbabilitiesTest {
     assertSame(reused, predictor.plugIn(x, reused));
     assertArrayEquals(p.cbc(), reused.cbc(), 0);
     assertArrayEquals(p.cbm(), reused.cbm(), 0);
-    IllegalArgumentException wrongShape = assertThrows(IllegalArgumentException.class,
-        () -> predictor.plugIn(x, CbPredictor.Predictions.allocate(599, 4)));
+    IllegalArgumentException wrongShape =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> predictor.plugIn(x, CbPredictor.Predictions.allocate(599, 4)));
     assertTrue(wrongShape.getMessage().contains("599 rows"), wrongShape.getMessage());
     double[] bma = CbPredictor.bmaLogProbabilities(p, e1);
     for (int i = 0; i < bma.length; i++) {
@@ -140,12 +160,25 @@ class CbProbabilitiesTest {
 
   @Test
   void accuracyGivesOneOverCForTies() {
-    double[] logp = {Math.log(0.5), Math.log(0.5), Math.log(1e-300), Math.log(0.2), Math.log(0.7), Math.log(0.1)};
+    double[] logp = {
+      Math.log(0.5), Math.log(0.5), Math.log(1e-300), Math.log(0.2), Math.log(0.7), Math.log(0.1)
+    };
     assertEquals((0.5 + 0) / 2, CbMetrics.accuracy(logp, 3, new int[] {1, 0}), 0);
     assertEquals((0.5 + 1) / 2, CbMetrics.accuracy(logp, 3, new int[] {0, 1}), 0);
     double[] truth = {0.5, 0.5, 0, 0.2, 0.7, 0.1};
-    assertEquals(0, CbMetrics.meanKl(truth, new double[] {Math.log(0.5), Math.log(0.5), -50, Math.log(0.2), Math.log(0.7), Math.log(0.1)}, 3), 1e-15);
-    assertEquals((Math.log(0.5) + Math.log(0.1)) / 2, CbMetrics.meanLogLikelihood(logp, 3, new int[] {0, 2}), 1e-15);
+    assertEquals(
+        0,
+        CbMetrics.meanKl(
+            truth,
+            new double[] {
+              Math.log(0.5), Math.log(0.5), -50, Math.log(0.2), Math.log(0.7), Math.log(0.1)
+            },
+            3),
+        1e-15);
+    assertEquals(
+        (Math.log(0.5) + Math.log(0.1)) / 2,
+        CbMetrics.meanLogLikelihood(logp, 3, new int[] {0, 2}),
+        1e-15);
   }
 
   @Test
@@ -160,7 +193,8 @@ class CbProbabilitiesTest {
       for (int c = 1; c <= k; c++) {
         double w = Math.abs(a.weights()[m * k + c - 1]);
         boolean high = m <= 6 && c == (m + 1) / 2;
-        assertTrue(high || w < 0.06, "weight (" + m + ", " + c + ") = " + w + " should be from sigma_low");
+        assertTrue(
+            high || w < 0.06, "weight (" + m + ", " + c + ") = " + w + " should be from sigma_low");
       }
     }
   }

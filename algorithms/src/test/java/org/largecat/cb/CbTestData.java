@@ -15,7 +15,8 @@ final class CbTestData {
 
   /** G.1.1 data with the number of covariates given. */
   static Dataset simulated(int rows, int classes, int covariates, double sigmaHigh, long seed) {
-    return CbSimulation.generate(rows, classes, covariates, sigmaHigh, Math.sqrt(0.001), 0.5, seed).data();
+    return CbSimulation.generate(rows, classes, covariates, sigmaHigh, Math.sqrt(0.001), 0.5, seed)
+        .data();
   }
 
   /** The same dataset with its features stored CSR (zeros dropped). */
@@ -41,7 +42,8 @@ final class CbTestData {
       }
       indptr[i + 1] = at;
     }
-    return new Dataset(new SparseFeatures(n, cols, indptr, indices, values), data.labels(), data.classes());
+    return new Dataset(
+        new SparseFeatures(n, cols, indptr, indices, values), data.labels(), data.classes());
   }
 
   /** Dataset with half of every row's features zeroed, so the sparse path has real gaps. */

@@ -2,17 +2,16 @@ package org.largecat.cb;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.kernel.Kernels;
@@ -36,10 +35,15 @@ class IbCaviTest {
     return cases.stream();
   }
 
-  private static CaviFit fit(Dataset data, Link link, boolean diagonal, int iterations, double tolerance, int threads) {
+  private static CaviFit fit(
+      Dataset data, Link link, boolean diagonal, int iterations, double tolerance, int threads) {
     GaussianPrior prior = GaussianPrior.isotropic(data.columns() + 1, 1.0);
-    CaviOptions options = CaviOptions.of(link).withDiagonal(diagonal).withIterations(iterations)
-        .withTolerance(tolerance).withThreads(threads);
+    CaviOptions options =
+        CaviOptions.of(link)
+            .withDiagonal(diagonal)
+            .withIterations(iterations)
+            .withTolerance(tolerance)
+            .withThreads(threads);
     return IbCavi.fit(data, prior, options, SCALAR);
   }
 
@@ -47,7 +51,8 @@ class IbCaviTest {
   @MethodSource("everyVariant")
   void elboNeverDecreases(Link link, boolean diagonal, boolean sparse, long seed) {
     // K = 70 spans two category blocks (64 + 6), so the block bookkeeping is exercised too.
-    Dataset data = CbTestData.withZeros(CbTestData.simulated(400, seed == 1 ? 70 : 5, 6, 2.0, seed));
+    Dataset data =
+        CbTestData.withZeros(CbTestData.simulated(400, seed == 1 ? 70 : 5, 6, 2.0, seed));
     if (sparse) {
       data = CbTestData.asSparse(data);
     }
@@ -56,7 +61,8 @@ class IbCaviTest {
     assertEquals(26, elbo.length);
     for (int t = 1; t < elbo.length; t++) {
       assertTrue(Double.isFinite(elbo[t]), "ELBO " + t + " = " + elbo[t]);
-      assertTrue(elbo[t] >= elbo[t - 1] - 1e-10 * Math.abs(elbo[t]),
+      assertTrue(
+          elbo[t] >= elbo[t - 1] - 1e-10 * Math.abs(elbo[t]),
           "ELBO fell at iteration " + t + ": " + elbo[t - 1] + " -> " + elbo[t]);
     }
     assertTrue(elbo[elbo.length - 1] > elbo[0]);
@@ -73,8 +79,11 @@ class IbCaviTest {
   }
 
   static Stream<Arguments> linksAndFamilies() {
-    return Stream.of(Arguments.of(Link.PROBIT, false), Arguments.of(Link.PROBIT, true),
-        Arguments.of(Link.LOGIT, false), Arguments.of(Link.LOGIT, true));
+    return Stream.of(
+        Arguments.of(Link.PROBIT, false),
+        Arguments.of(Link.PROBIT, true),
+        Arguments.of(Link.LOGIT, false),
+        Arguments.of(Link.LOGIT, true));
   }
 
   @ParameterizedTest(name = "{0} diagonal={1}")
@@ -98,8 +107,8 @@ class IbCaviTest {
   }
 
   /**
-   * At the CAVI fixed point the ELBO (with the auxiliary factor at its optimum) is stationary in the
-   * means: its finite-difference gradient, from an independent implementation, is about 0.
+   * At the CAVI fixed point the ELBO (with the auxiliary factor at its optimum) is stationary in
+   * the means: its finite-difference gradient, from an independent implementation, is about 0.
    */
   @ParameterizedTest(name = "{0} diagonal={1}")
   @MethodSource("linksAndFamilies")
@@ -113,7 +122,10 @@ class IbCaviTest {
       double[] down = mu.clone();
       up[i] += h;
       down[i] -= h;
-      double g = (independentElbo(data, fit.posterior(), up) - independentElbo(data, fit.posterior(), down)) / (2 * h);
+      double g =
+          (independentElbo(data, fit.posterior(), up)
+                  - independentElbo(data, fit.posterior(), down))
+              / (2 * h);
       assertEquals(0, g, 1e-5, "dELBO/dmu at " + i + " (iterations " + fit.iterations() + ")");
     }
     // and the same ELBO moves when the mean is off the fixed point: the test can fail
@@ -122,14 +134,18 @@ class IbCaviTest {
     assertTrue(independentElbo(data, fit.posterior(), off) < fit.finalElbo() - 1e-4);
   }
 
-  /** Diagonal probit: the mean fixed point solves the same equations as the full family's (Sec. D.4). */
+  /**
+   * Diagonal probit: the mean fixed point solves the same equations as the full family's (Sec.
+   * D.4).
+   */
   @Test
   void diagonalProbitMeansReachTheFullFamilysFixedPoint() {
     Dataset data = CbTestData.simulated(150, 3, 1.0, 8);
     CaviFit full = fit(data, Link.PROBIT, false, 4000, 1e-15, 1);
     CaviFit diagonal = fit(data, Link.PROBIT, true, 4000, 1e-15, 1);
     assertArrayEquals(full.posterior().means(), diagonal.posterior().means(), 1e-5);
-    assertTrue(diagonal.finalElbo() < full.finalElbo(), "the full family bounds at least as tightly");
+    assertTrue(
+        diagonal.finalElbo() < full.finalElbo(), "the full family bounds at least as tightly");
   }
 
   /** Features scaled by 1000 drive the linear predictors far past +-40; everything stays finite. */
@@ -142,7 +158,8 @@ class IbCaviTest {
     for (int i = 0; i < v.length; i++) {
       v[i] *= 1000;
     }
-    Dataset data = new Dataset(new DenseFeatures(d.rows(), d.columns(), v), base.labels(), base.classes());
+    Dataset data =
+        new Dataset(new DenseFeatures(d.rows(), d.columns(), v), base.labels(), base.classes());
     // A prior mean of 0.05 per weight starts the linear predictors in the hundreds.
     int m = data.columns() + 1;
     double[] mean = new double[m];
@@ -162,8 +179,16 @@ class IbCaviTest {
       maxAbsEta = Math.max(maxAbsEta, Math.abs(e));
     }
     assertTrue(maxAbsEta > 100, "linear predictors start at up to " + maxAbsEta);
-    CaviFit fit = IbCavi.fit(data, prior, CaviOptions.of(link).withDiagonal(diagonal).withIterations(30).withTolerance(0)
-        .withThreads(1), SCALAR);
+    CaviFit fit =
+        IbCavi.fit(
+            data,
+            prior,
+            CaviOptions.of(link)
+                .withDiagonal(diagonal)
+                .withIterations(30)
+                .withTolerance(0)
+                .withThreads(1),
+            SCALAR);
     CbPredictor.Predictions p = new CbPredictor(fit.posterior(), SCALAR).plugIn(x);
     for (double e : fit.elbo()) {
       assertTrue(Double.isFinite(e));
@@ -179,21 +204,38 @@ class IbCaviTest {
   @Test
   void badInputIsRejectedWithAReason() {
     Dataset data = CbTestData.simulated(50, 3, 1.0, 1);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IbCavi.fit(data,
-        GaussianPrior.isotropic(3, 1), CaviOptions.of(Link.PROBIT), SCALAR));
-    assertTrue(e.getMessage().contains("prior has dimension 3 but the design has 7 columns"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                IbCavi.fit(
+                    data, GaussianPrior.isotropic(3, 1), CaviOptions.of(Link.PROBIT), SCALAR));
+    assertTrue(
+        e.getMessage().contains("prior has dimension 3 but the design has 7 columns"),
+        e.getMessage());
     float[] v = ((DenseFeatures) data.features()).values().clone();
     v[8] = Float.NaN;
     Dataset nan = new Dataset(new DenseFeatures(50, 6, v), data.labels(), 3);
     e = assertThrows(IllegalArgumentException.class, () -> fit(nan, Link.LOGIT, false, 3, 0, 1));
-    assertTrue(e.getMessage().contains("row 1, column 2") && e.getMessage().contains("NaN"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> CaviOptions.of(Link.PROBIT).withIterations(0));
+    assertTrue(
+        e.getMessage().contains("row 1, column 2") && e.getMessage().contains("NaN"),
+        e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> CaviOptions.of(Link.PROBIT).withIterations(0));
     assertTrue(e.getMessage().contains("iterations = 0"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> CaviOptions.of(Link.PROBIT).withTolerance(Double.NaN));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CaviOptions.of(Link.PROBIT).withTolerance(Double.NaN));
     assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Link.byLabel("cloglog"));
-    assertTrue(e.getMessage().contains("unknown link 'cloglog'; one of probit, logit"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> GaussianPrior.of(new double[2], new double[] {1, 2, 2, 1}, SCALAR));
+    assertTrue(
+        e.getMessage().contains("unknown link 'cloglog'; one of probit, logit"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> GaussianPrior.of(new double[2], new double[] {1, 2, 2, 1}, SCALAR));
     assertTrue(e.getMessage().contains("not positive definite"), e.getMessage());
   }
 
@@ -210,7 +252,10 @@ class IbCaviTest {
     assertEquals(fit.finalElbo() / (200.0 * 3), fit.finalElboPerCell(), 1e-15);
   }
 
-  /** ELBO_IB of q(B) given as means (M x K) and the posterior's covariances, the auxiliaries optimal. */
+  /**
+   * ELBO_IB of q(B) given as means (M x K) and the posterior's covariances, the auxiliaries
+   * optimal.
+   */
   static double independentElbo(Dataset data, CbPosterior q, double[] means) {
     int m = data.columns() + 1;
     int k = data.classes();

@@ -16,8 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DatasetReaderTest {
   private static final ReadOptions XC = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path file(String text) throws IOException {
     Path f = dir.resolve("data.txt");
@@ -40,8 +39,10 @@ class DatasetReaderTest {
 
   @Test
   void libsvmIsOneBasedAndSkipsComments() throws IOException {
-    Dataset d = DatasetReader.read(file("# header comment\n1 1:0.5 3:2 # trailing\n0 2:1\n\n"),
-        ReadOptions.of(TextFormat.LIBSVM));
+    Dataset d =
+        DatasetReader.read(
+            file("# header comment\n1 1:0.5 3:2 # trailing\n0 2:1\n\n"),
+            ReadOptions.of(TextFormat.LIBSVM));
     assertEquals(2, d.rows());
     assertEquals(3, d.columns());
     assertEquals(2, d.classes());
@@ -58,34 +59,42 @@ class DatasetReaderTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "malformed value      | 2 3 2\\n0 1:x\\n1 0:1\\n        | 2 | feature value 'x' is not a number",
-      "pair without colon   | 2 3 2\\n0 1\\n1 0:1\\n          | 2 | '1' is not a feature:value pair",
-      "index beyond D       | 2 3 2\\n0 3:1\\n1 0:1\\n        | 2 | feature index 3 is beyond D = 3",
-      "label beyond K       | 2 3 2\\n0 0:1\\n2 0:1\\n        | 3 | label 2 is beyond K = 2",
-      "NaN value            | 2 3 2\\n0 0:NaN\\n1 0:1\\n      | 2 | feature value 'NaN' is not finite",
-      "infinite value       | 2 3 2\\n0 0:1e39\\n1 0:1\\n     | 2 | feature value '1e39' is not finite",
-      "repeated feature     | 2 3 2\\n0 2:1 1:1 2:3\\n1 0:1\\n | 2 | feature index 2 appears twice",
-      "negative index       | 2 3 2\\n0 -1:1\\n1 0:1\\n       | 2 | feature index -1 is below 0",
-      "missing label        | 2 3 2\\n0:1 1:2\\n1 0:1\\n      | 2 | the example has no label",
-      "short file           | 3 3 2\\n0 0:1\\n1 0:1\\n        | 3 | the file ends after 2 of the 3 rows",
-      "extra rows           | 1 3 2\\n0 0:1\\n1 0:1\\n        | 3 | declares 1 rows but the file has more",
-      "bad header           | 2 3\\n0 0:1\\n                  | 1 | expected the header 'N D L'",
-      "non-integer header   | 2 x 2\\n0 0:1\\n                | 1 | header field D = 'x' is not a valid size",
-      "empty file           |                               | 0 | the file is empty"})
-  void badInputNamesTheFileLineAndReason(String what, String text, int line, String reason) throws IOException {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "malformed value      | 2 3 2\\n0 1:x\\n1 0:1\\n        | 2 | feature value 'x' is not a number",
+        "pair without colon   | 2 3 2\\n0 1\\n1 0:1\\n          | 2 | '1' is not a feature:value pair",
+        "index beyond D       | 2 3 2\\n0 3:1\\n1 0:1\\n        | 2 | feature index 3 is beyond D = 3",
+        "label beyond K       | 2 3 2\\n0 0:1\\n2 0:1\\n        | 3 | label 2 is beyond K = 2",
+        "NaN value            | 2 3 2\\n0 0:NaN\\n1 0:1\\n      | 2 | feature value 'NaN' is not finite",
+        "infinite value       | 2 3 2\\n0 0:1e39\\n1 0:1\\n     | 2 | feature value '1e39' is not finite",
+        "repeated feature     | 2 3 2\\n0 2:1 1:1 2:3\\n1 0:1\\n | 2 | feature index 2 appears twice",
+        "negative index       | 2 3 2\\n0 -1:1\\n1 0:1\\n       | 2 | feature index -1 is below 0",
+        "missing label        | 2 3 2\\n0:1 1:2\\n1 0:1\\n      | 2 | the example has no label",
+        "short file           | 3 3 2\\n0 0:1\\n1 0:1\\n        | 3 | the file ends after 2 of the 3 rows",
+        "extra rows           | 1 3 2\\n0 0:1\\n1 0:1\\n        | 3 | declares 1 rows but the file has more",
+        "bad header           | 2 3\\n0 0:1\\n                  | 1 | expected the header 'N D L'",
+        "non-integer header   | 2 x 2\\n0 0:1\\n                | 1 | header field D = 'x' is not a valid size",
+        "empty file           |                               | 0 | the file is empty"
+      })
+  void badInputNamesTheFileLineAndReason(String what, String text, int line, String reason)
+      throws IOException {
     Path f = file(text == null ? "" : text.strip().replace("\\n", "\n"));
-    DataFileException e = assertThrows(DataFileException.class, () -> DatasetReader.read(f, XC), what);
+    DataFileException e =
+        assertThrows(DataFileException.class, () -> DatasetReader.read(f, XC), what);
     assertEquals(line, e.line(), what + ": " + e.getMessage());
-    assertTrue(e.getMessage().startsWith(f + (line > 0 ? ":" + line + ": " : ": ")), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(f + (line > 0 ? ":" + line + ": " : ": ")), e.getMessage());
     assertTrue(e.getMessage().contains(reason), what + ": " + e.getMessage());
   }
 
   @Test
   void testFileMustFitTheTrainingShape() throws IOException {
     Path f = file("0 5:1\n");
-    DataFileException e = assertThrows(DataFileException.class,
-        () -> DatasetReader.read(f, ReadOptions.of(TextFormat.LIBSVM).withShape(4, 3)));
+    DataFileException e =
+        assertThrows(
+            DataFileException.class,
+            () -> DatasetReader.read(f, ReadOptions.of(TextFormat.LIBSVM).withShape(4, 3)));
     assertTrue(e.getMessage().contains(":1: feature index 5 is beyond D = 4"), e.getMessage());
   }
 
@@ -96,18 +105,25 @@ class DatasetReaderTest {
     DatasetWriter.write(set.data(), f);
     Dataset back = DatasetReader.read(f, XC);
     assertArrayEquals(set.data().labels(), back.labels());
-    assertArrayEquals(((DenseFeatures) set.data().features()).values(), ((SparseFeatures) back.features()).toDense().values());
+    assertArrayEquals(
+        ((DenseFeatures) set.data().features()).values(),
+        ((SparseFeatures) back.features()).toDense().values());
   }
 
   @Test
   void preprocessingDropsUnseenClassesAndScalesByTheTrainingMaximum() {
-    Dataset train = new Dataset(new DenseFeatures(2, 2, new float[] {2, -4, 1, 0}), new int[] {0, 2}, 3);
-    Dataset test = new Dataset(new DenseFeatures(3, 2, new float[] {4, 4, 1, 1, 0, 2}), new int[] {1, 2, 0}, 3);
+    Dataset train =
+        new Dataset(new DenseFeatures(2, 2, new float[] {2, -4, 1, 0}), new int[] {0, 2}, 3);
+    Dataset test =
+        new Dataset(
+            new DenseFeatures(3, 2, new float[] {4, 4, 1, 1, 0, 2}), new int[] {1, 2, 0}, 3);
     Dataset kept = Preprocessing.dropUnseenClasses(train, test);
     assertArrayEquals(new int[] {2, 0}, kept.labels());
     Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(train, kept);
-    assertArrayEquals(new float[] {1, -1, 0.5f, 0}, ((DenseFeatures) scaled[0].features()).values());
-    assertArrayEquals(new float[] {0.5f, 0.25f, 0, 0.5f}, ((DenseFeatures) scaled[1].features()).values());
+    assertArrayEquals(
+        new float[] {1, -1, 0.5f, 0}, ((DenseFeatures) scaled[0].features()).values());
+    assertArrayEquals(
+        new float[] {0.5f, 0.25f, 0, 0.5f}, ((DenseFeatures) scaled[1].features()).values());
   }
 
   @Test

@@ -5,13 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** Unit-norm rows (unbiased-scalable-softmax §4.1), dense and sparse, against values worked out by hand. */
+/**
+ * Unit-norm rows (unbiased-scalable-softmax §4.1), dense and sparse, against values worked out by
+ * hand.
+ */
 class PreprocessingTest {
   @Test
   void denseRowsGetUnitNormAndAZeroRowStaysZero() {
-    Dataset data = new Dataset(new DenseFeatures(3, 2, new float[] {3, 4, 0, 0, -5, 12}), new int[] {0, 1, 1}, 2);
+    Dataset data =
+        new Dataset(
+            new DenseFeatures(3, 2, new float[] {3, 4, 0, 0, -5, 12}), new int[] {0, 1, 1}, 2);
     Dataset unit = Preprocessing.unitRows(data);
-    assertArrayEquals(new float[] {0.6f, 0.8f, 0, 0, -5 / 13f, 12 / 13f}, ((DenseFeatures) unit.features()).values(),
+    assertArrayEquals(
+        new float[] {0.6f, 0.8f, 0, 0, -5 / 13f, 12 / 13f},
+        ((DenseFeatures) unit.features()).values(),
         1e-7f);
     assertArrayEquals(data.labels(), unit.labels());
     assertEquals(3, ((DenseFeatures) data.features()).values()[0], "the input is left as it was");
@@ -19,8 +26,10 @@ class PreprocessingTest {
 
   @Test
   void sparseRowsGetUnitNormWithTheirPattern() {
-    SparseFeatures x = new SparseFeatures(2, 5, new int[] {0, 2, 3}, new int[] {1, 4, 2}, new float[] {1, 1, -2});
-    SparseFeatures unit = (SparseFeatures) Preprocessing.unitRows(new Dataset(x, new int[] {0, 0}, 1)).features();
+    SparseFeatures x =
+        new SparseFeatures(2, 5, new int[] {0, 2, 3}, new int[] {1, 4, 2}, new float[] {1, 1, -2});
+    SparseFeatures unit =
+        (SparseFeatures) Preprocessing.unitRows(new Dataset(x, new int[] {0, 0}, 1)).features();
     float half = (float) Math.sqrt(0.5);
     assertArrayEquals(new float[] {half, half, -1}, unit.values(), 1e-7f);
     assertArrayEquals(x.indices(), unit.indices());

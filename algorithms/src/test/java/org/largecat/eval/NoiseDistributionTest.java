@@ -33,10 +33,16 @@ class NoiseDistributionTest {
       double slope = (Math.log(noise.hazard(x + d)) - Math.log(noise.hazard(x - d))) / (2 * d);
       double gotSlope = noise.logHazardSlope(x, noise.hazard(x));
       assertEquals(slope, gotSlope, 1e-6 * (1 + Math.abs(slope)), noise + " (log h)' at x=" + x);
-      double curvature = (noise.logHazardSlope(x + d, noise.hazard(x + d))
-          - noise.logHazardSlope(x - d, noise.hazard(x - d))) / (2 * d);
+      double curvature =
+          (noise.logHazardSlope(x + d, noise.hazard(x + d))
+                  - noise.logHazardSlope(x - d, noise.hazard(x - d)))
+              / (2 * d);
       double gotCurvature = noise.logHazardCurvature(x, noise.hazard(x));
-      assertEquals(curvature, gotCurvature, 1e-6 * (1 + Math.abs(curvature)), noise + " (log h)'' at x=" + x);
+      assertEquals(
+          curvature,
+          gotCurvature,
+          1e-6 * (1 + Math.abs(curvature)),
+          noise + " (log h)'' at x=" + x);
     }
   }
 
@@ -56,7 +62,11 @@ class NoiseDistributionTest {
     for (int i = 0; i < n; i++) {
       double h = noise.hazard(POINTS[i]);
       assertEquals(noise.logCdf(POINTS[i]), logCdf[1 + i], 0, noise + " log F at x=" + POINTS[i]);
-      assertEquals(Math.log(h), logHazard[1 + i], 1e-12 * (1 + Math.abs(Math.log(h))), noise + " log h at x=" + POINTS[i]);
+      assertEquals(
+          Math.log(h),
+          logHazard[1 + i],
+          1e-12 * (1 + Math.abs(Math.log(h))),
+          noise + " log h at x=" + POINTS[i]);
       assertEquals(h, hazard[i], 1e-13 * h, noise + " h at x=" + POINTS[i]);
     }
   }

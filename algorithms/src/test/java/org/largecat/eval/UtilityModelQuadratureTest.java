@@ -28,6 +28,7 @@ class UtilityModelQuadratureTest {
   private static final Kernels SCALAR = Kernels.of("scalar");
   private static final int MAX_CLASSES = 10_000;
   private static final double LOG_P_BOUND = 1e-6;
+
   /** Cases of at least this many classes check the single-class call on a few groups only. */
   private static final int LARGE = 1000;
 
@@ -83,35 +84,58 @@ class UtilityModelQuadratureTest {
           err = Math.max(err, absoluteError(all[y], truth));
         }
         if (k < LARGE || singles++ < 3) {
-          err = Math.max(err, absoluteError(quadrature.logProbability(psi, off, k, groupStart[g]), truth));
+          err =
+              Math.max(
+                  err, absoluteError(quadrature.logProbability(psi, off, k, groupStart[g]), truth));
         }
         checked++;
         caseWorst = Math.max(caseWorst, err);
         if (!(err <= LOG_P_BOUND)) {
-          failures.add(name + " case " + c + " group " + g + " (K=" + k + ", psi=" + caseGroups.get(g)[2] + "): log p "
-              + all[groupStart[g]] + " truth " + truth + " error " + err);
+          failures.add(
+              name
+                  + " case "
+                  + c
+                  + " group "
+                  + g
+                  + " (K="
+                  + k
+                  + ", psi="
+                  + caseGroups.get(g)[2]
+                  + "): log p "
+                  + all[groupStart[g]]
+                  + " truth "
+                  + truth
+                  + " error "
+                  + err);
         }
       }
-      System.out.printf("oracle utility %s case %d: K=%d, %d groups, %d passes for all K, worst |error in log p| %.2g%n",
+      System.out.printf(
+          "oracle utility %s case %d: K=%d, %d groups, %d passes for all K, worst |error in log p| %.2g%n",
           name, c, k, caseGroups.size(), allPasses, caseWorst);
       if (caseWorst > worst) {
         worst = caseWorst;
         worstAt = "case " + c;
       }
     }
-    System.out.printf("oracle utility %s: worst |error in log p| %.3g at %s over %d truths (bound %s)%n",
+    System.out.printf(
+        "oracle utility %s: worst |error in log p| %.3g at %s over %d truths (bound %s)%n",
         name, worst, worstAt, checked, LOG_P_BOUND);
-    assertTrue(failures.isEmpty(), failures.size() + " truths beyond the bound:\n" + String.join("\n", failures));
+    assertTrue(
+        failures.isEmpty(),
+        failures.size() + " truths beyond the bound:\n" + String.join("\n", failures));
   }
 
   private static double absoluteError(double got, OracleTable.Truth truth) {
-    return Double.isFinite(got) ? new BigDecimal(got).subtract(truth.value()).abs().doubleValue() : Double.POSITIVE_INFINITY;
+    return Double.isFinite(got)
+        ? new BigDecimal(got).subtract(truth.value()).abs().doubleValue()
+        : Double.POSITIVE_INFINITY;
   }
 
   /** Gumbel noise is the softmax (augment-and-reduce Sec. 2): log p = psi_y - logsumexp(psi). */
   @Test
   void gumbelMatchesLogSoftmax() {
-    UtilityModelQuadrature quadrature = new UtilityModelQuadrature(SCALAR, NoiseDistribution.GUMBEL, MAX_CLASSES);
+    UtilityModelQuadrature quadrature =
+        new UtilityModelQuadrature(SCALAR, NoiseDistribution.GUMBEL, MAX_CLASSES);
     double worst = 0;
     for (double[] psi : utilityVectors(new SplittableRandom(5))) {
       int k = psi.length;
@@ -122,7 +146,18 @@ class UtilityModelQuadratureTest {
       for (int y = 0; y < k; y++) {
         double err = Math.abs(all[y] - (psi[y] - logZ));
         worst = Math.max(worst, err);
-        assertTrue(err <= LOG_P_BOUND, "K=" + k + " class " + y + " psi_y=" + psi[y] + ": " + all[y] + " vs " + (psi[y] - logZ));
+        assertTrue(
+            err <= LOG_P_BOUND,
+            "K="
+                + k
+                + " class "
+                + y
+                + " psi_y="
+                + psi[y]
+                + ": "
+                + all[y]
+                + " vs "
+                + (psi[y] - logZ));
       }
       int y = k - 1;
       double single = quadrature.logProbability(psi, 0, k, y);
@@ -170,21 +205,32 @@ class UtilityModelQuadratureTest {
   }
 
   /**
-   * K = 2: p(y) = P(eps_other - eps_y < d) with d = psi_y - psi_other. The difference of two standard
-   * normals is N(0, 2): p = Phi(d / sqrt 2). The difference of two standard logistics has cdf
-   * e^d (e^d - 1 - d) / (e^d - 1)^2 (1/2 at d = 0), from int sigma'(u) sigma(u + d) du. Two Gumbels
-   * differ by a standard logistic: p = sigma(d).
+   * K = 2: p(y) = P(eps_other - eps_y < d) with d = psi_y - psi_other. The difference of two
+   * standard normals is N(0, 2): p = Phi(d / sqrt 2). The difference of two standard logistics has
+   * cdf e^d (e^d - 1 - d) / (e^d - 1)^2 (1/2 at d = 0), from int sigma'(u) sigma(u + d) du. Two
+   * Gumbels differ by a standard logistic: p = sigma(d).
    */
   @Test
   void twoClassesMatchClosedForms() {
-    UtilityModelQuadrature gaussian = new UtilityModelQuadrature(SCALAR, NoiseDistribution.GAUSSIAN, 2);
-    UtilityModelQuadrature logistic = new UtilityModelQuadrature(SCALAR, NoiseDistribution.LOGISTIC, 2);
+    UtilityModelQuadrature gaussian =
+        new UtilityModelQuadrature(SCALAR, NoiseDistribution.GAUSSIAN, 2);
+    UtilityModelQuadrature logistic =
+        new UtilityModelQuadrature(SCALAR, NoiseDistribution.LOGISTIC, 2);
     UtilityModelQuadrature gumbel = new UtilityModelQuadrature(SCALAR, NoiseDistribution.GUMBEL, 2);
     for (double d : new double[] {0, 0.125, -0.5, 1, -3, 7.5, -12, 25, -40, 60, -60}) {
       double[] psi = {1.25 + d, 1.25};
-      assertEquals(Normal.logCdf(d / Math.sqrt(2)), gaussian.logProbability(psi, 0, 2, 0), 1e-9, "gaussian d=" + d);
-      assertEquals(logLogisticDifferenceCdf(d), logistic.logProbability(psi, 0, 2, 0), 1e-9, "logistic d=" + d);
-      assertEquals(Logistic.logSigmoid(d), gumbel.logProbability(psi, 0, 2, 0), 1e-9, "gumbel d=" + d);
+      assertEquals(
+          Normal.logCdf(d / Math.sqrt(2)),
+          gaussian.logProbability(psi, 0, 2, 0),
+          1e-9,
+          "gaussian d=" + d);
+      assertEquals(
+          logLogisticDifferenceCdf(d),
+          logistic.logProbability(psi, 0, 2, 0),
+          1e-9,
+          "logistic d=" + d);
+      assertEquals(
+          Logistic.logSigmoid(d), gumbel.logProbability(psi, 0, 2, 0), 1e-9, "gumbel d=" + d);
     }
   }
 
@@ -202,27 +248,41 @@ class UtilityModelQuadratureTest {
 
   @Test
   void badInputsAreNamed() {
-    UtilityModelQuadrature quadrature = new UtilityModelQuadrature(SCALAR, NoiseDistribution.GAUSSIAN, 8);
+    UtilityModelQuadrature quadrature =
+        new UtilityModelQuadrature(SCALAR, NoiseDistribution.GAUSSIAN, 8);
     double[] psi = {0, 1, Double.NaN, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
-    IllegalArgumentException nan = assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 1, 3, 0));
+    IllegalArgumentException nan =
+        assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 1, 3, 0));
     assertEquals("logProbability: psi[2] (class 1) = NaN is not finite", nan.getMessage());
-    IllegalArgumentException inf = assertThrows(IllegalArgumentException.class,
-        () -> quadrature.logProbabilities(psi, 3, 2, new double[2], 0));
+    IllegalArgumentException inf =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> quadrature.logProbabilities(psi, 3, 2, new double[2], 0));
     assertEquals("logProbabilities: psi[4] (class 1) = Infinity is not finite", inf.getMessage());
-    IllegalArgumentException negInf = assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 5, 1, 0));
+    IllegalArgumentException negInf =
+        assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 5, 1, 0));
     assertEquals("logProbability: psi[5] (class 0) = -Infinity is not finite", negInf.getMessage());
-    IllegalArgumentException y = assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 0, 2, 2));
+    IllegalArgumentException y =
+        assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 0, 2, 2));
     assertEquals("logProbability: y = 2 is not a class in [0, 2)", y.getMessage());
     assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 0, 2, -1));
-    IllegalArgumentException k = assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 0, 0, 0));
+    IllegalArgumentException k =
+        assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(psi, 0, 0, 0));
     assertEquals("logProbability: k = 0 is not in [1, maxClasses = 8]", k.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> quadrature.logProbability(new double[9], 0, 9, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> quadrature.logProbability(new double[9], 0, 9, 0));
     assertThrows(IndexOutOfBoundsException.class, () -> quadrature.logProbability(psi, 5, 2, 0));
-    IndexOutOfBoundsException out = assertThrows(IndexOutOfBoundsException.class,
-        () -> quadrature.logProbabilities(psi, 0, 2, new double[2], 1));
-    assertEquals("logProbabilities: out has length 2 but the call writes 2 elements from offset 1", out.getMessage());
+    IndexOutOfBoundsException out =
+        assertThrows(
+            IndexOutOfBoundsException.class,
+            () -> quadrature.logProbabilities(psi, 0, 2, new double[2], 1));
+    assertEquals(
+        "logProbabilities: out has length 2 but the call writes 2 elements from offset 1",
+        out.getMessage());
     assertThrows(NullPointerException.class, () -> quadrature.logProbability(null, 0, 1, 0));
-    assertThrows(IllegalArgumentException.class, () -> new UtilityModelQuadrature(SCALAR, NoiseDistribution.LOGISTIC, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new UtilityModelQuadrature(SCALAR, NoiseDistribution.LOGISTIC, 0));
   }
 
   /**
@@ -237,7 +297,10 @@ class UtilityModelQuadratureTest {
     out.add(gaussian(random, MAX_CLASSES, 1));
     for (double margin : new double[] {60, -60}) {
       double[] psi = gaussian(random, 50, 1);
-      psi[7] = margin > 0 ? 60 + Arrays.stream(psi).max().orElseThrow() : Arrays.stream(psi).min().orElseThrow() - 60;
+      psi[7] =
+          margin > 0
+              ? 60 + Arrays.stream(psi).max().orElseThrow()
+              : Arrays.stream(psi).min().orElseThrow() - 60;
       out.add(psi);
       double[] large = gaussian(random, 2000, 1);
       large[3] += margin;

@@ -29,15 +29,15 @@ class InterruptedSaveTest {
   /** K × D of the child's model: 100 million floats, 400 MB, so the kill lands while it writes. */
   private static final String[] SHAPE = {"10000", "10000"};
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aKilledSaveLeavesTheOldModel() throws Exception {
     Path file = oldModel();
     byte[] before = Files.readAllBytes(file);
     Process child = child(List.of(), file);
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       assertEquals("writing", out.readLine());
       awaitTemporaryFile(file);
       child.destroyForcibly(); // SIGKILL
@@ -52,12 +52,15 @@ class InterruptedSaveTest {
   void aSaveThatRunsOutOfSpaceLeavesTheOldModelAndSaysWhy() throws Exception {
     Path file = oldModel();
     byte[] before = Files.readAllBytes(file);
-    Process child = child(List.of("bash", "-c", "ulimit -f 1024 && exec \"$0\" \"$@\""), file); // 1 MB
-    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-        + new String(child.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    Process child =
+        child(List.of("bash", "-c", "ulimit -f 1024 && exec \"$0\" \"$@\""), file); // 1 MB
+    String output =
+        new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+            + new String(child.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(child.waitFor(60, TimeUnit.SECONDS));
     assertNotEquals(0, child.exitValue(), output);
-    assertTrue(output.contains(file + ": cannot write (the file is unchanged): File too large"), output);
+    assertTrue(
+        output.contains(file + ": cannot write (the file is unchanged): File too large"), output);
     assertArrayEquals(before, Files.readAllBytes(file));
     try (var files = Files.list(dir)) {
       assertEquals(1, files.count(), "the temporary file is removed");
@@ -74,8 +77,16 @@ class InterruptedSaveTest {
 
   private Process child(List<String> wrapper, Path file) throws IOException {
     List<String> command = new ArrayList<>(wrapper);
-    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-        "-cp", System.getProperty("java.class.path"), SaveModelMain.class.getName(), file.toString(), SHAPE[0], SHAPE[1]));
+    command.addAll(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx1g",
+            "-cp",
+            System.getProperty("java.class.path"),
+            SaveModelMain.class.getName(),
+            file.toString(),
+            SHAPE[0],
+            SHAPE[1]));
     return new ProcessBuilder(command).start();
   }
 
@@ -84,7 +95,8 @@ class InterruptedSaveTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       try (var files = Files.list(dir)) {
-        if (files.anyMatch(f -> f.getFileName().toString().startsWith("." + file.getFileName()) && size(f) > 0)) {
+        if (files.anyMatch(
+            f -> f.getFileName().toString().startsWith("." + file.getFileName()) && size(f) > 0)) {
           return;
         }
       }

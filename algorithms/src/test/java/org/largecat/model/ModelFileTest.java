@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ModelFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path saved() throws IOException {
     LinearModel m = LinearModel.zeros(Link.PROBIT, 3, 4);
@@ -63,12 +62,20 @@ class ModelFileTest {
     assertRefused(longer, "a file of " + bytes.length + " bytes, but it has " + (bytes.length + 1));
   }
 
-  /** A 40-byte file whose header claims K = D = 46,000 is refused from its length, before any allocation. */
+  /**
+   * A 40-byte file whose header claims K = D = 46,000 is refused from its length, before any
+   * allocation.
+   */
   @Test
   void refusesAHeaderTheFileCannotHold() throws IOException {
     ByteBuffer header = ByteBuffer.allocate(40);
-    header.putLong(0x4C4341544D444C31L).putInt(1).putShort((short) 7).put("SOFTMAX".getBytes(StandardCharsets.US_ASCII))
-        .putInt(46_000).putInt(46_000);
+    header
+        .putLong(0x4C4341544D444C31L)
+        .putInt(1)
+        .putShort((short) 7)
+        .put("SOFTMAX".getBytes(StandardCharsets.US_ASCII))
+        .putInt(46_000)
+        .putInt(46_000);
     Path f = dir.resolve("huge.bin");
     Files.write(f, header.array());
     assertRefused(f, "header gives K = 46000, D = 46000");
@@ -100,14 +107,19 @@ class ModelFileTest {
 
   @Test
   void aDirectoryOrAMissingFileIsNamedWithTheReason() {
-    IOException missing = assertThrows(IOException.class, () -> ModelFile.read(dir.resolve("absent.bin")));
-    assertEquals(dir.resolve("absent.bin") + ": cannot load model: it does not exist", missing.getMessage());
+    IOException missing =
+        assertThrows(IOException.class, () -> ModelFile.read(dir.resolve("absent.bin")));
+    assertEquals(
+        dir.resolve("absent.bin") + ": cannot load model: it does not exist", missing.getMessage());
     IOException directory = assertThrows(IOException.class, () -> ModelFile.read(dir));
-    assertTrue(directory.getMessage().startsWith(dir + ": cannot load model: "), directory.getMessage());
+    assertTrue(
+        directory.getMessage().startsWith(dir + ": cannot load model: "), directory.getMessage());
   }
 
   private static void assertRefused(Path f, String reason) {
     IOException e = assertThrows(IOException.class, () -> ModelFile.read(f));
-    assertTrue(e.getMessage().startsWith(f + ": cannot load model: ") && e.getMessage().contains(reason), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(f + ": cannot load model: ") && e.getMessage().contains(reason),
+        e.getMessage());
   }
 }

@@ -13,20 +13,28 @@ import org.junit.jupiter.api.Test;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
 
-/** §5.4 (β prior, MGF of §5.4.3): the MGF against quadrature, its derivatives, both coordinate steps, the EM loop. */
+/**
+ * §5.4 (β prior, MGF of §5.4.3): the MGF against quadrature, its derivatives, both coordinate
+ * steps, the EM loop.
+ */
 class BetaPriorEmTest {
   private static final MatrixOps MATRIX_OPS = Kernels.get().matrixOps();
 
   /** (λ, v, ψ, w) cases: ordinary, negative means, v w near 1, tiny variances. */
   private static final double[][] CASES = {
-      {0.3, 0.5, -0.7, 0.4}, {-1.2, 1.5, 0.8, 0.2}, {2.0, 0.9, 1.1, 1.0}, {0.5, 1.9, -0.4, 0.5},
-      {-0.1, 1e-4, 0.3, 1e-3}, {1.5, 0.3, -2.0, 3.0}};
+    {0.3, 0.5, -0.7, 0.4},
+    {-1.2, 1.5, 0.8, 0.2},
+    {2.0, 0.9, 1.1, 1.0},
+    {0.5, 1.9, -0.4, 0.5},
+    {-0.1, 1e-4, 0.3, 1e-3},
+    {1.5, 0.3, -2.0, 3.0}
+  };
 
   // ---- the moment-generating function of §5.4.3 ----
 
   /**
-   * log E_β E_z exp(zβ) by Simpson's rule over β of exp(λβ + vβ²/2) N(β; ψ, w), an integral that does
-   * not go through the non-central χ² of §5.4.3.
+   * log E_β E_z exp(zβ) by Simpson's rule over β of exp(λβ + vβ²/2) N(β; ψ, w), an integral that
+   * does not go through the non-central χ² of §5.4.3.
    */
   private static double logMomentByQuadrature(double lambda, double v, double psi, double w) {
     double curvature = (1 - v * w) / w;
@@ -54,9 +62,13 @@ class BetaPriorEmTest {
   void momentGeneratingFunctionMatchesQuadratureAndIsSymmetric() {
     for (double[] c : CASES) {
       double exact = GaussianMoment.log(c[0], c[1], c[2], c[3]);
-      assertEquals(logMomentByQuadrature(c[0], c[1], c[2], c[3]), exact, 1e-9 * Math.max(1, Math.abs(exact)),
+      assertEquals(
+          logMomentByQuadrature(c[0], c[1], c[2], c[3]),
+          exact,
+          1e-9 * Math.max(1, Math.abs(exact)),
           () -> java.util.Arrays.toString(c));
-      assertEquals(exact, GaussianMoment.log(c[2], c[3], c[0], c[1]), 1e-12 * Math.max(1, Math.abs(exact)));
+      assertEquals(
+          exact, GaussianMoment.log(c[2], c[3], c[0], c[1]), 1e-12 * Math.max(1, Math.abs(exact)));
       double[] out = new double[GaussianMoment.COUNT];
       assertTrue(GaussianMoment.derivatives(c[0], c[1], c[2], c[3], out, 0));
       assertEquals(exact, out[0], 1e-12 * Math.max(1, Math.abs(exact)));
@@ -77,12 +89,24 @@ class BetaPriorEmTest {
       GaussianMoment.derivatives(c[0], c[1], c[2], c[3], out, 0);
       double hl = 1e-5;
       double hv = 1e-5 * c[1];
-      double dLambda = (GaussianMoment.log(c[0] + hl, c[1], c[2], c[3]) - GaussianMoment.log(c[0] - hl, c[1], c[2], c[3]))
-          / (2 * hl);
-      double dV = (GaussianMoment.log(c[0], c[1] + hv, c[2], c[3]) - GaussianMoment.log(c[0], c[1] - hv, c[2], c[3]))
-          / (2 * hv);
-      assertEquals(dLambda, out[1], 1e-7 * Math.max(1, Math.abs(dLambda)), () -> "dh/dlambda " + java.util.Arrays.toString(c));
-      assertEquals(dV, out[2], 1e-6 * Math.max(1, Math.abs(dV)), () -> "dh/dv " + java.util.Arrays.toString(c));
+      double dLambda =
+          (GaussianMoment.log(c[0] + hl, c[1], c[2], c[3])
+                  - GaussianMoment.log(c[0] - hl, c[1], c[2], c[3]))
+              / (2 * hl);
+      double dV =
+          (GaussianMoment.log(c[0], c[1] + hv, c[2], c[3])
+                  - GaussianMoment.log(c[0], c[1] - hv, c[2], c[3]))
+              / (2 * hv);
+      assertEquals(
+          dLambda,
+          out[1],
+          1e-7 * Math.max(1, Math.abs(dLambda)),
+          () -> "dh/dlambda " + java.util.Arrays.toString(c));
+      assertEquals(
+          dV,
+          out[2],
+          1e-6 * Math.max(1, Math.abs(dV)),
+          () -> "dh/dv " + java.util.Arrays.toString(c));
       GaussianMoment.derivatives(c[0] + hl, c[1], c[2], c[3], plus, 0);
       GaussianMoment.derivatives(c[0] - hl, c[1], c[2], c[3], minus, 0);
       assertEquals((plus[1] - minus[1]) / (2 * hl), out[3], 1e-6 * Math.max(1, Math.abs(out[3])));
@@ -96,9 +120,21 @@ class BetaPriorEmTest {
 
   // ---- the coordinate steps against an independent bound ----
 
-  /** A small §5.4 problem: I items, K choices, d latent, q(β) means and variances, users' q(z), data. */
-  private record Problem(int items, int choices, int latent, double[] psi, double[] w, double[] lambda, double[] v,
-      double[] mean, double[] precision, ChoiceData data) {
+  /**
+   * A small §5.4 problem: I items, K choices, d latent, q(β) means and variances, users' q(z),
+   * data.
+   */
+  private record Problem(
+      int items,
+      int choices,
+      int latent,
+      double[] psi,
+      double[] w,
+      double[] lambda,
+      double[] v,
+      double[] mean,
+      double[] precision,
+      ChoiceData data) {
 
     static Problem random(int users, int items, int choices, int latent, long seed) {
       SplittableRandom random = new SplittableRandom(seed);
@@ -126,13 +162,22 @@ class BetaPriorEmTest {
       for (int j = 0; j < choices1.length; j++) {
         choices1[j] = random.nextInt(choices);
       }
-      return new Problem(items, choices, latent, psi, w, lambda, v, mean, precision,
+      return new Problem(
+          items,
+          choices,
+          latent,
+          psi,
+          w,
+          lambda,
+          v,
+          mean,
+          precision,
           new ChoiceData(users, items, choices, choices1));
     }
 
     /**
-     * The user's part of the §5.4.1 bound, written out: Σ_i [λ'ψ_{i,x} − log Σ_k Π_s f] − ½(λ−μ)'P(λ−μ)
-     * − ½ Σ_s P_ss v_s + ½ Σ_s log v_s.
+     * The user's part of the §5.4.1 bound, written out: Σ_i [λ'ψ_{i,x} − log Σ_k Π_s f] −
+     * ½(λ−μ)'P(λ−μ) − ½ Σ_s P_ss v_s + ½ Σ_s log v_s.
      */
     double userBound(int user, double[] lambdaU, double[] vU) {
       double total = 0;
@@ -154,14 +199,18 @@ class BetaPriorEmTest {
       }
       for (int s = 0; s < latent; s++) {
         for (int t = 0; t < latent; t++) {
-          total -= 0.5 * (lambdaU[s] - mean[s]) * precision[s * latent + t] * (lambdaU[t] - mean[t]);
+          total -=
+              0.5 * (lambdaU[s] - mean[s]) * precision[s * latent + t] * (lambdaU[t] - mean[t]);
         }
         total += -0.5 * precision[s * latent + s] * vU[s] + 0.5 * Math.log(vU[s]);
       }
       return total;
     }
 
-    /** Item i's part of the bound in q(B_i), prior N(0, γ² I): Σ_u [λ_u'ψ_{i,x_ui} − log Σ_k Π_s f] + Σ_k prior and entropy. */
+    /**
+     * Item i's part of the bound in q(B_i), prior N(0, γ² I): Σ_u [λ_u'ψ_{i,x_ui} − log Σ_k Π_s f]
+     * + Σ_k prior and entropy.
+     */
     double itemBound(int item, double priorVariance) {
       double total = 0;
       for (int u = 0; u < data.users(); u++) {
@@ -197,8 +246,17 @@ class BetaPriorEmTest {
 
   private static double fitUser(Problem p, int user) {
     MeanFieldNewton newton = new MeanFieldNewton(p.choices(), p.latent(), 1, 1e-13, MATRIX_OPS);
-    return newton.maximise(new MeanFieldNewton.Layout(p.items(), 1, p.choices(), 1, 0), p.lambda(), p.v(),
-        user * p.latent(), p.psi(), p.w(), p.userChoices(user), p.mean(), p.precision(), 100);
+    return newton.maximise(
+        new MeanFieldNewton.Layout(p.items(), 1, p.choices(), 1, 0),
+        p.lambda(),
+        p.v(),
+        user * p.latent(),
+        p.psi(),
+        p.w(),
+        p.userChoices(user),
+        p.mean(),
+        p.precision(),
+        100);
   }
 
   @Test
@@ -254,12 +312,20 @@ class BetaPriorEmTest {
         double[] down = lambda.clone();
         up[s] += h;
         down[s] -= h;
-        assertEquals(0, (p.userBound(u, up, v) - p.userBound(u, down, v)) / (2 * h), 1e-6, "dL/dlambda_" + s);
+        assertEquals(
+            0,
+            (p.userBound(u, up, v) - p.userBound(u, down, v)) / (2 * h),
+            1e-6,
+            "dL/dlambda_" + s);
         double[] vUp = v.clone();
         double[] vDown = v.clone();
         vUp[s] *= Math.exp(h);
         vDown[s] *= Math.exp(-h);
-        assertEquals(0, (p.userBound(u, lambda, vUp) - p.userBound(u, lambda, vDown)) / (2 * h), 1e-6, "dL/dlog v_" + s);
+        assertEquals(
+            0,
+            (p.userBound(u, lambda, vUp) - p.userBound(u, lambda, vDown)) / (2 * h),
+            1e-6,
+            "dL/dlog v_" + s);
       }
     }
   }
@@ -277,8 +343,18 @@ class BetaPriorEmTest {
         chosen[u] = p.data().choice(u, item);
       }
       double before = p.itemBound(item, priorVariance);
-      double value = newton.maximise(layout, p.psi(), p.w(), item * 3 * 2, p.lambda(), p.v(), chosen, new double[2],
-          precision, 200);
+      double value =
+          newton.maximise(
+              layout,
+              p.psi(),
+              p.w(),
+              item * 3 * 2,
+              p.lambda(),
+              p.v(),
+              chosen,
+              new double[2],
+              precision,
+              200);
       double after = p.itemBound(item, priorVariance);
       assertTrue(after > before, after + " <= " + before);
       assertEquals(after, value, 1e-10 * Math.abs(after));
@@ -326,8 +402,12 @@ class BetaPriorEmTest {
 
   private static VariationalEm.Result fit(ChoiceData data, int threads, int iterations)
       throws InterruptedException {
-    return VariationalEm.fit(data, new VariationalEm.Options(2, VariationalEm.Method.BETA_PRIOR, threads, iterations,
-        0, 5, 3, 0), null, it -> { });
+    return VariationalEm.fit(
+        data,
+        new VariationalEm.Options(
+            2, VariationalEm.Method.BETA_PRIOR, threads, iterations, 0, 5, 3, 0),
+        null,
+        it -> {});
   }
 
   @Test
@@ -340,7 +420,8 @@ class BetaPriorEmTest {
       bounds.add(it.bound());
     }
     for (int t = 1; t < bounds.size(); t++) {
-      assertTrue(bounds.get(t) >= bounds.get(t - 1), "bound fell at iteration " + (t + 1) + ": " + bounds);
+      assertTrue(
+          bounds.get(t) >= bounds.get(t - 1), "bound fell at iteration " + (t + 1) + ": " + bounds);
     }
     assertTrue(bounds.getLast() > bounds.getFirst() + 1, bounds.toString());
     assertEquals(0, one.boundDecreases());
@@ -351,9 +432,12 @@ class BetaPriorEmTest {
 
   @Test
   void samplesAreRefusedForBetaPrior() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new VariationalEm.Options(2,
-        VariationalEm.Method.BETA_PRIOR, 1, 5, 0, 1, 3, 4));
-    assertTrue(e.getMessage().contains("--samples does not apply to --method beta-prior"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new VariationalEm.Options(2, VariationalEm.Method.BETA_PRIOR, 1, 5, 0, 1, 3, 4));
+    assertTrue(
+        e.getMessage().contains("--samples does not apply to --method beta-prior"), e.getMessage());
     assertEquals(VariationalEm.Method.BETA_PRIOR, VariationalEm.Method.parse("beta-prior"));
   }
 

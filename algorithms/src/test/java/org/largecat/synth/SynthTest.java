@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.largecat.kernel.Kernels;
 
 class SynthTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   // ---- data and model files ----
 
@@ -46,12 +45,15 @@ class SynthTest {
     assertMalformed("", 0, ": empty file");
   }
 
-  private void assertMalformed(String text, int declaredChoices, String expected) throws IOException {
+  private void assertMalformed(String text, int declaredChoices, String expected)
+      throws IOException {
     Path file = dir.resolve("bad.txt");
     Files.writeString(file, text);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ChoiceData.read(file,
-        declaredChoices));
-    assertTrue(e.getMessage().startsWith(file.toString()) && e.getMessage().contains(expected), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ChoiceData.read(file, declaredChoices));
+    assertTrue(
+        e.getMessage().startsWith(file.toString()) && e.getMessage().contains(expected),
+        e.getMessage());
   }
 
   @Test
@@ -79,8 +81,11 @@ class SynthTest {
   }
 
   private static void assertRefused(Path file, String reason) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SynthModel.load(file));
-    assertTrue(e.getMessage().startsWith(file.toString()) && e.getMessage().contains(reason), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SynthModel.load(file));
+    assertTrue(
+        e.getMessage().startsWith(file.toString()) && e.getMessage().contains(reason),
+        e.getMessage());
   }
 
   // ---- E-step against brute force ----
@@ -90,16 +95,19 @@ class SynthTest {
     SynthModel truth = SynthModel.randomTruth(4, 3, 2, 11);
     double[] covariance = {1.3, 0.5, 0.5, 0.8};
     double[] mean = {0.3, -0.2};
-    return new ModelParameters(4, 3, 2, mean, covariance, truth.embeddings(), Kernels.get().matrixOps());
+    return new ModelParameters(
+        4, 3, 2, mean, covariance, truth.embeddings(), Kernels.get().matrixOps());
   }
 
-  private static final ChoiceData SMALL_DATA = new ChoiceData(2, 4, 3, new int[] {0, 2, 1, 1, 2, 2, 0, 1});
+  private static final ChoiceData SMALL_DATA =
+      new ChoiceData(2, 4, 3, new int[] {0, 2, 1, 1, 2, 2, 0, 1});
 
   /**
    * The bound L_u written out independently of {@link UserPosterior}: E_q log p(x_u, z) + H(q) with
    * E_q log b_ui replaced by log E_q b_ui, for q = N(λ, diag(v)).
    */
-  private static double bruteBound(ModelParameters p, ChoiceData data, int user, double[] lambda, double[] v) {
+  private static double bruteBound(
+      ModelParameters p, ChoiceData data, int user, double[] lambda, double[] v) {
     int d = p.latent;
     double total = 0;
     for (int i = 0; i < p.items; i++) {
@@ -107,7 +115,9 @@ class SynthTest {
       for (int k = 0; k < p.choiceCount; k++) {
         int row = (i * p.choiceCount + k) * d;
         for (int s = 0; s < d; s++) {
-          a[k] += lambda[s] * p.embeddings[row + s] + 0.5 * v[s] * p.embeddings[row + s] * p.embeddings[row + s];
+          a[k] +=
+              lambda[s] * p.embeddings[row + s]
+                  + 0.5 * v[s] * p.embeddings[row + s] * p.embeddings[row + s];
         }
       }
       int chosen = data.choice(user, i);
@@ -145,7 +155,10 @@ class SynthTest {
       double[] lam = Arrays.copyOfRange(lambda, 2 * user, 2 * user + 2);
       double[] v = {covariance[4 * user], covariance[4 * user + 3]};
       assertEquals(bruteBound(p, SMALL_DATA, user, lam, v), bound, 1e-10);
-      assertEquals(bound, posterior.bound(p, SMALL_DATA, user, lambda, covariance), 1e-10,
+      assertEquals(
+          bound,
+          posterior.bound(p, SMALL_DATA, user, lambda, covariance),
+          1e-10,
           "the full-covariance bound agrees with the diagonal one");
       // The optimum: every central finite difference of the brute-force bound vanishes, and no
       // coordinate move of size 1e-3 (v in log space) improves it.
@@ -162,8 +175,10 @@ class SynthTest {
           plusV[c - 2] *= Math.exp(h);
           minusV[c - 2] *= Math.exp(-h);
         }
-        double derivative = (bruteBound(p, SMALL_DATA, user, plusLam, plusV)
-            - bruteBound(p, SMALL_DATA, user, minusLam, minusV)) / (2 * h);
+        double derivative =
+            (bruteBound(p, SMALL_DATA, user, plusLam, plusV)
+                    - bruteBound(p, SMALL_DATA, user, minusLam, minusV))
+                / (2 * h);
         assertEquals(0, derivative, 1e-6, "user " + user + " coordinate " + c);
       }
     }
@@ -185,7 +200,11 @@ class SynthTest {
       double[] minus = mode.clone();
       plus[s] += h;
       minus[s] -= h;
-      assertEquals(0, (logPosterior(p, user, plus) - logPosterior(p, user, minus)) / (2 * h), 1e-7, "gradient " + s);
+      assertEquals(
+          0,
+          (logPosterior(p, user, plus) - logPosterior(p, user, minus)) / (2 * h),
+          1e-7,
+          "gradient " + s);
       for (int t = 0; t < 2; t++) {
         double[] pp = mode.clone();
         double[] pm = mode.clone();
@@ -199,8 +218,12 @@ class SynthTest {
         mp[t] += h;
         mm[s] -= h;
         mm[t] -= h;
-        hessian[s][t] = (logPosterior(p, user, pp) - logPosterior(p, user, pm) - logPosterior(p, user, mp)
-            + logPosterior(p, user, mm)) / (4 * h * h);
+        hessian[s][t] =
+            (logPosterior(p, user, pp)
+                    - logPosterior(p, user, pm)
+                    - logPosterior(p, user, mp)
+                    + logPosterior(p, user, mm))
+                / (4 * h * h);
       }
     }
     // V · (−H) = I
@@ -266,8 +289,10 @@ class SynthTest {
       drawWeights[2 * u] = random.nextDouble();
       drawWeights[2 * u + 1] = 1 - drawWeights[2 * u];
     }
-    for (PosteriorPoints points : List.of(new PosteriorPoints(meanAndVariance, 4, 1, null),
-        new PosteriorPoints(draws, 2, 2, drawWeights))) {
+    for (PosteriorPoints points :
+        List.of(
+            new PosteriorPoints(meanAndVariance, 4, 1, null),
+            new PosteriorPoints(draws, 2, 2, drawWeights))) {
       double[] embeddings = truth.embeddings().clone();
       EmbeddingUpdate update = new EmbeddingUpdate(3, 2, 100, 0, Kernels.get());
       double objective = update.update(1, embeddings, data, points);
@@ -277,7 +302,8 @@ class SynthTest {
         double[] minus = embeddings.clone();
         plus[j] += h;
         minus[j] -= h;
-        double derivative = (itemObjective(plus, data, points) - itemObjective(minus, data, points)) / (2 * h);
+        double derivative =
+            (itemObjective(plus, data, points) - itemObjective(minus, data, points)) / (2 * h);
         assertEquals(0, derivative, 1e-5, "width " + points.width() + ": dF/dB[" + j + "]");
       }
       assertEquals(itemObjective(embeddings, data, points), objective, 1e-9);
@@ -285,10 +311,11 @@ class SynthTest {
   }
 
   /**
-   * F_1 written out: Σ over points of w (z'β_{1,x} − log Σ_k exp(z'β_1k + ½ Σ_s v_s β_1ks²)) − ½|B_1|²,
-   * v = 0 for draws.
+   * F_1 written out: Σ over points of w (z'β_{1,x} − log Σ_k exp(z'β_1k + ½ Σ_s v_s β_1ks²)) −
+   * ½|B_1|², v = 0 for draws.
    */
-  private static double itemObjective(double[] embeddings, ChoiceData data, PosteriorPoints points) {
+  private static double itemObjective(
+      double[] embeddings, ChoiceData data, PosteriorPoints points) {
     double total = 0;
     int width = points.width();
     for (int point = 0; point < data.users() * points.pointsPerUser(); point++) {
@@ -317,17 +344,27 @@ class SynthTest {
   // ---- the whole fit ----
 
   @Test
-  void variationalEmBoundNeverDecreasesAndIsReproducibleAcrossThreadCounts() throws InterruptedException {
+  void variationalEmBoundNeverDecreasesAndIsReproducibleAcrossThreadCounts()
+      throws InterruptedException {
     ChoiceData data = SynthModel.randomTruth(6, 4, 2, 31).sample(400, 32);
     List<Double> bounds = new ArrayList<>();
-    VariationalEm.Result one = VariationalEm.fit(data, new VariationalEm.Options(2, VariationalEm.Method.VEM, 1, 25,
-        0, 33, 3, 0), null, it -> bounds.add(it.bound()));
+    VariationalEm.Result one =
+        VariationalEm.fit(
+            data,
+            new VariationalEm.Options(2, VariationalEm.Method.VEM, 1, 25, 0, 33, 3, 0),
+            null,
+            it -> bounds.add(it.bound()));
     for (int t = 1; t < bounds.size(); t++) {
-      assertTrue(bounds.get(t) >= bounds.get(t - 1) - 1e-9 * Math.abs(bounds.get(t)),
+      assertTrue(
+          bounds.get(t) >= bounds.get(t - 1) - 1e-9 * Math.abs(bounds.get(t)),
           "bound fell at iteration " + (t + 1) + ": " + bounds);
     }
-    VariationalEm.Result two = VariationalEm.fit(data, new VariationalEm.Options(2, VariationalEm.Method.VEM, 2, 25,
-        0, 33, 3, 0), null, it -> { });
+    VariationalEm.Result two =
+        VariationalEm.fit(
+            data,
+            new VariationalEm.Options(2, VariationalEm.Method.VEM, 2, 25, 0, 33, 3, 0),
+            null,
+            it -> {});
     assertArrayEquals(one.model().embeddings(), two.model().embeddings());
     assertArrayEquals(one.model().covariance(), two.model().covariance());
   }
@@ -336,8 +373,12 @@ class SynthTest {
   void importanceSamplingEmKeepsTheTruthsCovariance() throws InterruptedException {
     SynthModel truth = SynthModel.randomTruth(10, 4, 2, 41);
     ChoiceData data = truth.sample(1500, 42);
-    VariationalEm.Result fit = VariationalEm.fit(data, new VariationalEm.Options(2,
-        VariationalEm.Method.IMPORTANCE, 2, 4, 0, 43, 3, 16), truth, it -> { });
+    VariationalEm.Result fit =
+        VariationalEm.fit(
+            data,
+            new VariationalEm.Options(2, VariationalEm.Method.IMPORTANCE, 2, 4, 0, 43, 3, 16),
+            truth,
+            it -> {});
     double ratio = CovarianceRecovery.compare(truth, fit.model()).traceRatio();
     assertTrue(ratio > 0.85 && ratio < 1.15, "utility variance ratio " + ratio);
   }

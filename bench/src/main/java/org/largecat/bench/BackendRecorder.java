@@ -13,8 +13,8 @@ import org.openjdk.jmh.results.ScalarResult;
 
 /**
  * Stores the backends a fork actually ran with its result: a JMH profiler (it runs inside the fork)
- * that adds to every iteration one secondary result whose label is {@link #LABEL_PREFIX} followed by
- * the backend of each family, e.g. {@code backends vector-ops=native special-functions=simd
+ * that adds to every iteration one secondary result whose label is {@link #LABEL_PREFIX} followed
+ * by the backend of each family, e.g. {@code backends vector-ops=native special-functions=simd
  * implicit-updates=simd matrix-ops=blas}, with score 1. The label is what {@link ResolvedBackends}
  * resolved in this fork, not what was asked for; JMH writes it under {@code secondaryMetrics} in
  * {@code -rf json} results. {@code largecat bench} always adds it ({@code -prof
@@ -41,11 +41,12 @@ public final class BackendRecorder implements InternalProfiler {
   public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {}
 
   @Override
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-      IterationResult result) {
+  public Collection<? extends Result> afterIteration(
+      BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     Kernels kernels = ResolvedBackends.selected();
     if (kernels == null) {
-      return List.of(); // the setup failed (its exception says why), or the benchmark selects no backend
+      return List
+          .of(); // the setup failed (its exception says why), or the benchmark selects no backend
     }
     return List.of(new ScalarResult(label(kernels), 1, "resolved", AggregationPolicy.MAX));
   }

@@ -28,9 +28,16 @@ final class BenchData {
     return random.ints(0, bound).distinct().limit(Math.min(count, bound)).sorted().toArray();
   }
 
-  /** A dataset of {@code rows} examples with uniformly drawn labels; {@code nonzeros >= columns} makes it dense. */
-  static Dataset dataset(int rows, int columns, int nonzeros, int classes, SplittableRandom random) {
-    var features = nonzeros >= columns ? dense(rows, columns, random) : sparse(rows, columns, nonzeros, random);
+  /**
+   * A dataset of {@code rows} examples with uniformly drawn labels; {@code nonzeros >= columns}
+   * makes it dense.
+   */
+  static Dataset dataset(
+      int rows, int columns, int nonzeros, int classes, SplittableRandom random) {
+    var features =
+        nonzeros >= columns
+            ? dense(rows, columns, random)
+            : sparse(rows, columns, nonzeros, random);
     return new Dataset(features, random.ints(rows, 0, classes).toArray(), classes);
   }
 

@@ -22,9 +22,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Runs the JMH suite for {@code largecat bench}: either JMH's own command line, or a {@link
- * BenchProfile}. Either way every fork stores the backends it resolved to ({@link BackendRecorder}),
- * and the first benchmark that fails (a backend that cannot run here, or one that does not implement
- * the measured family) stops the run with exit status 1, unless {@code -foe false} is given.
+ * BenchProfile}. Either way every fork stores the backends it resolved to ({@link
+ * BackendRecorder}), and the first benchmark that fails (a backend that cannot run here, or one
+ * that does not implement the measured family) stops the run with exit status 1, unless {@code -foe
+ * false} is given.
  */
 public final class BenchRunner {
   private BenchRunner() {}
@@ -59,16 +60,21 @@ public final class BenchRunner {
       cmd.listResultFormats();
       return 0;
     }
-    return execute(recorded(new OptionsBuilder().parent(cmd), cmd.shouldFailOnError().hasValue()), err) == null ? 1 : 0;
+    return execute(
+                recorded(new OptionsBuilder().parent(cmd), cmd.shouldFailOnError().hasValue()), err)
+            == null
+        ? 1
+        : 0;
   }
 
   /**
-   * Runs {@code profile} and writes its results as JSON to {@code output} (null: the profile's default
-   * file), and the machine and its load to {@code output}.txt.
+   * Runs {@code profile} and writes its results as JSON to {@code output} (null: the profile's
+   * default file), and the machine and its load to {@code output}.txt.
    *
    * @return 0 when every benchmark ran, 1 when one failed
    */
-  public static int runProfile(BenchProfile profile, Path output, PrintStream out, PrintStream err) throws IOException {
+  public static int runProfile(BenchProfile profile, Path output, PrintStream out, PrintStream err)
+      throws IOException {
     if (output == null) {
       output = profile.defaultOutput();
     }
@@ -79,7 +85,8 @@ public final class BenchRunner {
     Instant start = Instant.now();
     List<RunResult> all = new ArrayList<>();
     for (BenchProfile.Run run : profile.runs()) {
-      Collection<RunResult> results = execute(recorded(profile.configure(run, new OptionsBuilder()), false), err);
+      Collection<RunResult> results =
+          execute(recorded(profile.configure(run, new OptionsBuilder()), false), err);
       if (results == null) {
         return 1;
       }
@@ -88,17 +95,52 @@ public final class BenchRunner {
     Duration took = Duration.between(start, Instant.now());
     ResultFormatFactory.getInstance(ResultFormatType.JSON, output.toString()).writeOut(all);
     Path sidecar = Path.of(output + ".txt");
-    Files.writeString(sidecar, "profile " + profile.label() + ": " + all.size() + " results in " + took.toSeconds()
-        + " s, started " + start + "\n" + "before: " + loadBefore + "\n" + "after:  " + MachineLoad.describe() + "\n"
-        + "java " + Runtime.version() + " " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
-        + "\n" + "OPENBLAS_NUM_THREADS=" + System.getenv("OPENBLAS_NUM_THREADS") + "\n");
-    out.println("largecat bench: profile " + profile.label() + ", " + all.size() + " results in " + took.toSeconds()
-        + " s: " + output + " (machine and load: " + sidecar + ")");
+    Files.writeString(
+        sidecar,
+        "profile "
+            + profile.label()
+            + ": "
+            + all.size()
+            + " results in "
+            + took.toSeconds()
+            + " s, started "
+            + start
+            + "\n"
+            + "before: "
+            + loadBefore
+            + "\n"
+            + "after:  "
+            + MachineLoad.describe()
+            + "\n"
+            + "java "
+            + Runtime.version()
+            + " "
+            + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
+            + "\n"
+            + "OPENBLAS_NUM_THREADS="
+            + System.getenv("OPENBLAS_NUM_THREADS")
+            + "\n");
+    out.println(
+        "largecat bench: profile "
+            + profile.label()
+            + ", "
+            + all.size()
+            + " results in "
+            + took.toSeconds()
+            + " s: "
+            + output
+            + " (machine and load: "
+            + sidecar
+            + ")");
     return 0;
   }
 
-  /** Adds the backend recorder, and makes a failing benchmark stop the run unless the command line said otherwise. */
-  private static ChainedOptionsBuilder recorded(ChainedOptionsBuilder options, boolean failOnErrorGiven) {
+  /**
+   * Adds the backend recorder, and makes a failing benchmark stop the run unless the command line
+   * said otherwise.
+   */
+  private static ChainedOptionsBuilder recorded(
+      ChainedOptionsBuilder options, boolean failOnErrorGiven) {
     options.addProfiler(BackendRecorder.class);
     if (!failOnErrorGiven) {
       options.shouldFailOnError(true);
@@ -111,7 +153,9 @@ public final class BenchRunner {
     try {
       return new Runner(options.build()).run();
     } catch (RunnerException e) {
-      err.println("largecat bench: the run stopped: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+      err.println(
+          "largecat bench: the run stopped: "
+              + (e.getMessage() != null ? e.getMessage() : e.toString()));
       for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
         err.println("  caused by: " + cause);
       }

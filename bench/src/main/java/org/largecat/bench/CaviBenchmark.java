@@ -34,12 +34,20 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx8g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-modules",
+      "jdk.incubator.vector",
+      "--enable-native-access=ALL-UNNAMED",
+      "-Xmx8g"
+    })
 public class CaviBenchmark {
 
   /**
    * The backend, and a prepared run of each size on it. simd runs the products on the Vector API
-   * instead of auto's BLAS; which is faster depends on the CPU and on the OpenBLAS kernels run on it.
+   * instead of auto's BLAS; which is faster depends on the CPU and on the OpenBLAS kernels run on
+   * it.
    */
   @State(Scope.Benchmark)
   public static class Runs {
@@ -50,9 +58,10 @@ public class CaviBenchmark {
     IbCavi logit;
     CbPredictor probitPredictor;
     Design probitDesign;
+
     /**
-     * The N x K outputs, written again by each call: allocating them (256 MB) per call would measure
-     * the page faults of zeroing new pages in the kernel instead.
+     * The N x K outputs, written again by each call: allocating them (256 MB) per call would
+     * measure the page faults of zeroing new pages in the kernel instead.
      */
     CbPredictor.Predictions probitPredictions;
 
@@ -62,13 +71,23 @@ public class CaviBenchmark {
       int threads = Runtime.getRuntime().availableProcessors();
       System.out.println("[largecat] " + threads + " threads");
       Dataset big = CbSimulation.generate(16_000, 1_000, 20, 2.0, Math.sqrt(0.001), 0.5, 1).data();
-      probit = IbCavi.start(big, GaussianPrior.isotropic(21, 1), CaviOptions.of(Link.PROBIT).withThreads(threads), kernels);
+      probit =
+          IbCavi.start(
+              big,
+              GaussianPrior.isotropic(21, 1),
+              CaviOptions.of(Link.PROBIT).withThreads(threads),
+              kernels);
       probit.iterate(); // means away from the prior's zeros
       probitPredictor = new CbPredictor(probit.posterior(), kernels);
       probitDesign = Design.withIntercept(big.features(), kernels);
       probitPredictions = CbPredictor.Predictions.allocate(big.rows(), big.classes());
       Dataset small = CbSimulation.generate(4_000, 20, 10, 2.0, Math.sqrt(0.001), 0.5, 2).data();
-      logit = IbCavi.start(small, GaussianPrior.isotropic(11, 1), CaviOptions.of(Link.LOGIT).withThreads(threads), kernels);
+      logit =
+          IbCavi.start(
+              small,
+              GaussianPrior.isotropic(11, 1),
+              CaviOptions.of(Link.LOGIT).withThreads(threads),
+              kernels);
     }
 
     @TearDown(Level.Trial)

@@ -3,13 +3,13 @@ package org.largecat.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.largecat.data.Dataset;
-import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.doublesum.DoubleSumOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class DoubleSumBenchmark {
   static final int POINTS = DoubleSumOptions.POINTS_PER_STEP;
@@ -60,11 +62,17 @@ public class DoubleSumBenchmark {
     var kernels = ResolvedBackends.select(backend, null);
     boolean dense = shape.equals("dense-784");
     int columns = dense ? 784 : 5_000;
-    Dataset data = BenchData.dataset(ROWS, columns, dense ? columns : 50, CLASSES, new SplittableRandom(17));
-    // A small learning rate keeps vanilla SGD finite for the whole run; the work per datapoint does not depend on it.
-    TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withThreads(1)
-        .withStepSize(new StepSizeSchedule.Sgd(1e-4, 0.9));
-    trainer = Trainers.create(data, LinearModel.zeros(options.method().link(), CLASSES, columns), options, kernels);
+    Dataset data =
+        BenchData.dataset(ROWS, columns, dense ? columns : 50, CLASSES, new SplittableRandom(17));
+    // A small learning rate keeps vanilla SGD finite for the whole run; the work per datapoint does
+    // not depend on it.
+    TrainingOptions options =
+        TrainingOptions.defaults(Method.byLabel(method))
+            .withThreads(1)
+            .withStepSize(new StepSizeSchedule.Sgd(1e-4, 0.9));
+    trainer =
+        Trainers.create(
+            data, LinearModel.zeros(options.method().link(), CLASSES, columns), options, kernels);
   }
 
   /** One trainer step: {@value #POINTS} datapoints (one-pair methods: that many iterations). */

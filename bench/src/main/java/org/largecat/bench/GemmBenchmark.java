@@ -19,9 +19,9 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * dgemm and sgemm at two shapes: {@code square}, 1000 x 1000 times 1000 x 1000; and {@code xtEz},
- * IB-CAVI's X^T E[Z] with X the N x M covariates and E[Z] the N x K latent means (N = 10^5, M = 100,
- * K = 1000), an (M x N)(N x K) product with a long inner dimension, X read transposed. Sampled, so
- * the table shows medians (p0.50). The BLAS libraries take their thread count from
+ * IB-CAVI's X^T E[Z] with X the N x M covariates and E[Z] the N x K latent means (N = 10^5, M =
+ * 100, K = 1000), an (M x N)(N x K) product with a long inner dimension, X read transposed.
+ * Sampled, so the table shows medians (p0.50). The BLAS libraries take their thread count from
  * OPENBLAS_NUM_THREADS when they load: bench/gemm-vs-c.sh runs this with 1 and 2, next to the same
  * products called from C.
  */
@@ -29,7 +29,14 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx6g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-modules",
+      "jdk.incubator.vector",
+      "--enable-native-access=ALL-UNNAMED",
+      "-Xmx6g"
+    })
 @State(Scope.Benchmark)
 public class GemmBenchmark {
   @Param({"scalar", "simd", "blas", "jblas"})
@@ -56,7 +63,8 @@ public class GemmBenchmark {
     switch (shape) {
       case "square" -> dimensions(false, 1000, 1000, 1000);
       case "xtEz" -> dimensions(true, 100, 1000, 100_000);
-      default -> throw new IllegalArgumentException("unknown shape " + shape + "; known: square, xtEz");
+      default ->
+          throw new IllegalArgumentException("unknown shape " + shape + "; known: square, xtEz");
     }
     SplittableRandom random = new SplittableRandom(11);
     a = random.doubles((long) m * k, -1, 1).toArray();
@@ -65,8 +73,9 @@ public class GemmBenchmark {
     af = floats(a);
     bf = floats(b);
     cf = new float[m * n];
-    System.out.printf("%n[largecat] %s: C (%d x %d) = %s (%d x %d) B (%d x %d), %.1f GFLOP per product%n", shape, m, n,
-        transA ? "A^T" : "A", m, k, k, n, 2e-9 * m * n * k);
+    System.out.printf(
+        "%n[largecat] %s: C (%d x %d) = %s (%d x %d) B (%d x %d), %.1f GFLOP per product%n",
+        shape, m, n, transA ? "A^T" : "A", m, k, k, n, 2e-9 * m * n * k);
   }
 
   private void dimensions(boolean transA, int m, int n, int k) {

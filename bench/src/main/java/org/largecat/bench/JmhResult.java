@@ -21,12 +21,18 @@ import java.util.stream.Collectors;
 
 /**
  * One benchmark's result in a JMH JSON file ({@code -rf json}, or a {@link BenchProfile}'s output):
- * what ran (benchmark, mode, parameters, and the backends {@link BackendRecorder} stored, if any) and
- * its score with JMH's error (the half-width of the 99.9% confidence interval, NaN when JMH had too
- * few samples to give one), in the file's unit.
+ * what ran (benchmark, mode, parameters, and the backends {@link BackendRecorder} stored, if any)
+ * and its score with JMH's error (the half-width of the 99.9% confidence interval, NaN when JMH had
+ * too few samples to give one), in the file's unit.
  */
-public record JmhResult(String benchmark, String mode, SortedMap<String, String> params, double score, double error,
-    String unit, String backends) {
+public record JmhResult(
+    String benchmark,
+    String mode,
+    SortedMap<String, String> params,
+    double score,
+    double error,
+    String unit,
+    String backends) {
 
   private static final String PREFIX = "org.largecat.bench.";
 
@@ -42,7 +48,9 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
 
   /** {@code name=value} pairs, sorted by name, separated by spaces. */
   public String describeParams() {
-    return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+    return params.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(" "));
   }
 
   /** Whether a higher score is better: throughput; every other mode scores time per operation. */
@@ -56,7 +64,10 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
     return throughput() ? seconds / score : score * seconds;
   }
 
-  /** JMH's error as seconds per operation (for throughput, to first order: error / score²); 0 when JMH gave none. */
+  /**
+   * JMH's error as seconds per operation (for throughput, to first order: error / score²); 0 when
+   * JMH gave none.
+   */
   public double secondsPerOpError() {
     if (Double.isNaN(error)) {
       return 0;
@@ -66,7 +77,10 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
   }
 
   private double unitSeconds() {
-    return seconds(throughput() ? unit.substring("ops/".length()) : unit.substring(0, unit.length() - "/op".length()));
+    return seconds(
+        throughput()
+            ? unit.substring("ops/".length())
+            : unit.substring(0, unit.length() - "/op".length()));
   }
 
   private static double seconds(String timeUnit) {
@@ -86,8 +100,9 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
    * Reads every result of a JMH JSON file.
    *
    * @throws IOException naming the file, and the entry and field where it is not what JMH writes:
-   *     unreadable, not JSON, not an array of results, a field missing or of the wrong type, an unknown
-   *     mode or unit, a score that is not a positive finite number, or two results with the same key
+   *     unreadable, not JSON, not an array of results, a field missing or of the wrong type, an
+   *     unknown mode or unit, a score that is not a positive finite number, or two results with the
+   *     same key
    */
   public static List<JmhResult> read(Path file) throws IOException {
     JsonElement root;
@@ -96,11 +111,16 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
     } catch (NoSuchFileException e) {
       throw new IOException(file + ": no such file");
     } catch (JsonParseException e) {
-      throw new IOException(file + ": not JSON: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+      throw new IOException(
+          file
+              + ": not JSON: "
+              + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
     }
     if (!root.isJsonArray()) {
-      throw new IOException(file + ": not a JMH result file: expected a JSON array of results, found "
-          + (root.isJsonNull() ? "nothing" : root.isJsonObject() ? "an object" : "a " + root));
+      throw new IOException(
+          file
+              + ": not a JMH result file: expected a JSON array of results, found "
+              + (root.isJsonNull() ? "nothing" : root.isJsonObject() ? "an object" : "a " + root));
     }
     JsonArray entries = root.getAsJsonArray();
     List<JmhResult> results = new ArrayList<>();
@@ -109,7 +129,8 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
       JmhResult r = parse(file, i + 1, entries.get(i));
       Integer before = seen.put(r.key(), i + 1);
       if (before != null) {
-        throw new IOException(file + ": results " + before + " and " + (i + 1) + " are both " + r.key());
+        throw new IOException(
+            file + ": results " + before + " and " + (i + 1) + " are both " + r.key());
       }
       results.add(r);
     }
@@ -126,7 +147,8 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
     where += " (" + benchmark + ")";
     String mode = string(o, "mode", where);
     if (!List.of("thrpt", "avgt", "sample", "ss").contains(mode)) {
-      throw new IOException(where + ": unknown mode '" + mode + "'; JMH's are thrpt, avgt, sample, ss");
+      throw new IOException(
+          where + ": unknown mode '" + mode + "'; JMH's are thrpt, avgt, sample, ss");
     }
     SortedMap<String, String> params = new TreeMap<>();
     if (o.has("params") && !o.get("params").isJsonNull()) {
@@ -134,7 +156,9 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
         throw new IOException(where + ": params is not an object");
       }
       for (Map.Entry<String, JsonElement> p : o.getAsJsonObject("params").entrySet()) {
-        params.put(p.getKey(), p.getValue().isJsonPrimitive() ? p.getValue().getAsString() : p.getValue().toString());
+        params.put(
+            p.getKey(),
+            p.getValue().isJsonPrimitive() ? p.getValue().getAsString() : p.getValue().toString());
       }
     }
     if (!o.has("primaryMetric") || !o.get("primaryMetric").isJsonObject()) {
@@ -143,20 +167,33 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
     JsonObject metric = o.getAsJsonObject("primaryMetric");
     double score = number(metric, "score", where + ": primaryMetric");
     if (!(score > 0 && score < Double.POSITIVE_INFINITY)) {
-      throw new IOException(where + ": primaryMetric.score " + score + " is not a positive finite number");
+      throw new IOException(
+          where + ": primaryMetric.score " + score + " is not a positive finite number");
     }
-    double error = metric.has("scoreError") ? number(metric, "scoreError", where + ": primaryMetric") : Double.NaN;
+    double error =
+        metric.has("scoreError")
+            ? number(metric, "scoreError", where + ": primaryMetric")
+            : Double.NaN;
     String unit = string(metric, "scoreUnit", where + ": primaryMetric");
     JmhResult r = new JmhResult(benchmark, mode, params, score, error, unit, backends(o));
     boolean unitFitsMode = mode.equals("thrpt") ? unit.startsWith("ops/") : unit.endsWith("/op");
     if (!unitFitsMode || Double.isNaN(r.unitSeconds())) {
-      throw new IOException(where + ": unit '" + unit + "' does not fit mode " + mode + " (expected "
-          + (mode.equals("thrpt") ? "ops/TIME" : "TIME/op") + ", TIME one of ns, us, ms, s, min, hr, day)");
+      throw new IOException(
+          where
+              + ": unit '"
+              + unit
+              + "' does not fit mode "
+              + mode
+              + " (expected "
+              + (mode.equals("thrpt") ? "ops/TIME" : "TIME/op")
+              + ", TIME one of ns, us, ms, s, min, hr, day)");
     }
     return r;
   }
 
-  /** The label of the {@link BackendRecorder} result without its prefix, or null if there is none. */
+  /**
+   * The label of the {@link BackendRecorder} result without its prefix, or null if there is none.
+   */
   private static String backends(JsonObject o) {
     if (!o.has("secondaryMetrics") || !o.get("secondaryMetrics").isJsonObject()) {
       return null;
@@ -172,7 +209,8 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
   private static String string(JsonObject o, String field, String where) throws IOException {
     JsonElement e = o.get(field);
     if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
-      throw new IOException(where + ": " + field + (e == null ? " is missing" : " is not a string: " + e));
+      throw new IOException(
+          where + ": " + field + (e == null ? " is missing" : " is not a string: " + e));
     }
     return e.getAsString();
   }
@@ -194,9 +232,10 @@ public record JmhResult(String benchmark, String mode, SortedMap<String, String>
         case "-Infinity" -> {
           return Double.NEGATIVE_INFINITY;
         }
-        default -> { }
+        default -> {}
       }
     }
-    throw new IOException(where + "." + field + (e == null ? " is missing" : " is not a number: " + e));
+    throw new IOException(
+        where + "." + field + (e == null ? " is missing" : " is not a number: " + e));
   }
 }

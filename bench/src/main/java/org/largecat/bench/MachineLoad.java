@@ -5,18 +5,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 
-/** One line on the machine a benchmark ran on: the time, CPU model, cores and load averages (Linux's /proc). */
+/**
+ * One line on the machine a benchmark ran on: the time, CPU model, cores and load averages (Linux's
+ * /proc).
+ */
 final class MachineLoad {
   private MachineLoad() {}
 
   static String describe() {
-    return Instant.now() + " cpu '" + cpuModel() + "' x" + Runtime.getRuntime().availableProcessors()
-        + ", load average (1, 5, 15 min) " + loadAverages();
+    return Instant.now()
+        + " cpu '"
+        + cpuModel()
+        + "' x"
+        + Runtime.getRuntime().availableProcessors()
+        + ", load average (1, 5, 15 min) "
+        + loadAverages();
   }
 
   private static String loadAverages() {
     String[] fields = read("/proc/loadavg").trim().split("\\s+");
-    return fields.length >= 3 ? fields[0] + " " + fields[1] + " " + fields[2] : String.join(" ", fields);
+    return fields.length >= 3
+        ? fields[0] + " " + fields[1] + " " + fields[2]
+        : String.join(" ", fields);
   }
 
   private static String cpuModel() {

@@ -17,12 +17,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
-/** The matrix kernels of IB-CAVI: X^T X (syrk), its Cholesky factor and solve, and an n x n gemm. */
+/**
+ * The matrix kernels of IB-CAVI: X^T X (syrk), its Cholesky factor and solve, and an n x n gemm.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class MatrixOpsBenchmark {
   @Param({"scalar", "simd", "blas", "jblas"})

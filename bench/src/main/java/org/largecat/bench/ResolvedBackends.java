@@ -6,10 +6,10 @@ import org.largecat.kernel.KernelFamily;
 import org.largecat.kernel.Kernels;
 
 /**
- * Selects the backend a benchmark fork runs on, and remembers what it resolved to so that
- * {@link BackendRecorder} can store it with the result. Every benchmark's {@code backend} parameter
- * goes through {@link #select}: JMH runs each parameter value in a fork of its own, and this makes
- * the fork's {@link Kernels#get()} (which library code such as the synth EM uses) the same choice.
+ * Selects the backend a benchmark fork runs on, and remembers what it resolved to so that {@link
+ * BackendRecorder} can store it with the result. Every benchmark's {@code backend} parameter goes
+ * through {@link #select}: JMH runs each parameter value in a fork of its own, and this makes the
+ * fork's {@link Kernels#get()} (which library code such as the synth EM uses) the same choice.
  * Anything that would measure another backend than the one asked for throws: a backend that cannot
  * run here, a kernel benchmark asked for a backend that does not implement its family (it would
  * inherit auto's choice), a conflicting {@code -Dlargecat.backend} or {@code LARGECAT_BACKEND}, and
@@ -32,26 +32,53 @@ public final class ResolvedBackends {
     String request = backend.trim().toLowerCase(Locale.ROOT);
     String inherited = Kernels.requestedBackend();
     if (!inherited.equals(Kernels.AUTO) && !inherited.equals(request)) {
-      throw new IllegalStateException("[largecat] the fork asks for backend '" + inherited + "' by -D"
-          + Kernels.BACKEND_PROPERTY + " or " + Kernels.BACKEND_ENVIRONMENT + " but the benchmark's parameter says '"
-          + request + "'; unset it and choose with -p backend=" + inherited);
+      throw new IllegalStateException(
+          "[largecat] the fork asks for backend '"
+              + inherited
+              + "' by -D"
+              + Kernels.BACKEND_PROPERTY
+              + " or "
+              + Kernels.BACKEND_ENVIRONMENT
+              + " but the benchmark's parameter says '"
+              + request
+              + "'; unset it and choose with -p backend="
+              + inherited);
     }
-    Kernels asked = Kernels.of(request); // throws, naming the reason and the fix, if the backend cannot run here
-    if (measured != null && !request.equals(Kernels.AUTO) && !asked.backendOf(measured).equals(request)) {
-      throw new IllegalStateException("[largecat] backend '" + request + "' does not implement " + measured.label()
-          + ", so this benchmark would measure " + asked.backendOf(measured) + "; backends that implement it: "
-          + implementing(measured));
+    Kernels asked =
+        Kernels.of(
+            request); // throws, naming the reason and the fix, if the backend cannot run here
+    if (measured != null
+        && !request.equals(Kernels.AUTO)
+        && !asked.backendOf(measured).equals(request)) {
+      throw new IllegalStateException(
+          "[largecat] backend '"
+              + request
+              + "' does not implement "
+              + measured.label()
+              + ", so this benchmark would measure "
+              + asked.backendOf(measured)
+              + "; backends that implement it: "
+              + implementing(measured));
     }
     System.setProperty(Kernels.BACKEND_PROPERTY, request);
     Kernels kernels = Kernels.get();
     if (!kernels.describeChoice().equals(asked.describeChoice())) {
-      throw new IllegalStateException("[largecat] this JVM's kernels were already chosen (" + kernels.describeChoice()
-          + ") before backend '" + request + "' (" + asked.describeChoice() + ") was asked for: run one backend per"
-          + " fork (JMH's default; not -f 0)");
+      throw new IllegalStateException(
+          "[largecat] this JVM's kernels were already chosen ("
+              + kernels.describeChoice()
+              + ") before backend '"
+              + request
+              + "' ("
+              + asked.describeChoice()
+              + ") was asked for: run one backend per"
+              + " fork (JMH's default; not -f 0)");
     }
     selected = kernels;
-    StringBuilder line = new StringBuilder("\n[largecat] backend=").append(request).append(": ")
-        .append(kernels.describeChoice());
+    StringBuilder line =
+        new StringBuilder("\n[largecat] backend=")
+            .append(request)
+            .append(": ")
+            .append(kernels.describeChoice());
     for (KernelFamily family : KernelFamily.values()) {
       String name = kernels.backendOf(family);
       String detail = Kernels.catalog().entry(name).detail();

@@ -6,11 +6,11 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
-import org.largecat.train.sampled.SampledTrainer;
 import org.largecat.train.Sampling;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.sampled.SampledTrainer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -29,19 +29,25 @@ import org.openjdk.jmh.annotations.Warmup;
  * One iteration of each sampled trainer (the A&R bounds, OVE, NCE, importance sampling, and the
  * exact softmax over every class), against the bare kernels of the same shape. {@code bare} runs,
  * for each of |B| examples, the gather-dot of |S| + 1 rows, the sum of exp over |S| scores and the
- * scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes:
- * {@code large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target);
- * {@code small} is K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (a shape the public
- * MATLAB/C++ implementation was timed at, docs/performance.md). {@code sampling} is per-example
- * or shared (one class set per mini-batch: two gemms for dense x); examples per second are |B|
- * divided by the time per iteration.
+ * scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes: {@code
+ * large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target); {@code small} is
+ * K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (a shape the public MATLAB/C++
+ * implementation was timed at, docs/performance.md). {@code sampling} is per-example or shared (one
+ * class set per mini-batch: two gemms for dense x); examples per second are |B| divided by the time
+ * per iteration.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-    "-XX:+UseTransparentHugePages"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-modules",
+      "jdk.incubator.vector",
+      "--enable-native-access=ALL-UNNAMED",
+      "-XX:+UseTransparentHugePages"
+    })
 @State(Scope.Thread)
 public class SampledStepBenchmark {
   @Param({"auto"})
@@ -89,8 +95,11 @@ public class SampledStepBenchmark {
       coef = new float[sampled + 1];
       return;
     }
-    TrainingOptions options = TrainingOptions.defaults(Method.byLabel(method)).withBatch(batch, sampled).withThreads(threads)
-        .withSampling(Sampling.byLabel(sampling));
+    TrainingOptions options =
+        TrainingOptions.defaults(Method.byLabel(method))
+            .withBatch(batch, sampled)
+            .withThreads(threads)
+            .withSampling(Sampling.byLabel(sampling));
     LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
     SampledTrainer.initialise(model, options);
     trainer = Trainers.create(data, model, options, kernels);
@@ -119,10 +128,12 @@ public class SampledStepBenchmark {
       for (int j = 1; j <= sampled; j++) {
         rows[j] = sampler.nextInt(classes);
       }
-      data.features().gatherDot(kernels.vectorOps(), weights, classes, n, rows, 0, sampled + 1, scores, 0);
+      data.features()
+          .gatherDot(kernels.vectorOps(), weights, classes, n, rows, 0, sampled + 1, scores, 0);
       total += kernels.vectorOps().sumExp(sampled, scores, 1, scores[0]);
       coef[0] = 1e-3f;
-      data.features().scatterAxpy(kernels.vectorOps(), gradient, classes, n, rows, 0, sampled + 1, coef, 0);
+      data.features()
+          .scatterAxpy(kernels.vectorOps(), gradient, classes, n, rows, 0, sampled + 1, coef, 0);
     }
     return total;
   }

@@ -19,16 +19,18 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Elementwise special functions over a batch of arguments spread over the range where the algorithms
- * use them (utilities within +-10, truncated-normal means within +-10, and so on), so every branch of
- * a piecewise implementation is taken: 1,000 of them (a CAVI row of classes, still in L1) and
- * 100,000 (a whole update, streaming from L2).
+ * Elementwise special functions over a batch of arguments spread over the range where the
+ * algorithms use them (utilities within +-10, truncated-normal means within +-10, and so on), so
+ * every branch of a piecewise implementation is taken: 1,000 of them (a CAVI row of classes, still
+ * in L1) and 100,000 (a whole update, streaming from L2).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class SpecialFunctionsBenchmark {
   @Param({"scalar", "simd", "native"})
@@ -37,9 +39,18 @@ public class SpecialFunctionsBenchmark {
   @Param({"1000", "100000"})
   public int size;
 
-  @Param({"EXP", "LOG_SIGMOID", "NORMAL_LOG_CDF", "NORMAL_MILLS_RATIO", "TRUNCATED_NORMAL_MEAN_NEGATIVE",
-      "TRUNCATED_NORMAL_VARIANCE_NEGATIVE", "TRUNCATED_NORMAL_ENTROPY_NEGATIVE", "POLYA_GAMMA_MEAN", "LAMBERT_W0",
-      "WRIGHT_OMEGA"})
+  @Param({
+    "EXP",
+    "LOG_SIGMOID",
+    "NORMAL_LOG_CDF",
+    "NORMAL_MILLS_RATIO",
+    "TRUNCATED_NORMAL_MEAN_NEGATIVE",
+    "TRUNCATED_NORMAL_VARIANCE_NEGATIVE",
+    "TRUNCATED_NORMAL_ENTROPY_NEGATIVE",
+    "POLYA_GAMMA_MEAN",
+    "LAMBERT_W0",
+    "WRIGHT_OMEGA"
+  })
   public ElementwiseFunction function;
 
   private double[] x;
@@ -59,7 +70,7 @@ public class SpecialFunctionsBenchmark {
       }
       case POLYA_GAMMA_MEAN -> lo = 0;
       case WRIGHT_OMEGA -> hi = 50;
-      default -> { }
+      default -> {}
     }
     x = new double[size];
     for (int i = 0; i < size; i++) {

@@ -19,15 +19,17 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One E-step of the synthetic-categorical-data EM (Algorithm 1) over a block of {@value #USERS}
- * users answering {@value #ITEMS} items of {@value #CHOICES} choices, latent dimension
- * {@value #LATENT}: q(z_u) for every user, variational (§3) or Laplace (§5.1), from the generating
- * model. A fit of one iteration is exactly one E-step (the M-step runs only between iterations).
+ * users answering {@value #ITEMS} items of {@value #CHOICES} choices, latent dimension {@value
+ * #LATENT}: q(z_u) for every user, variational (§3) or Laplace (§5.1), from the generating model. A
+ * fit of one iteration is exactly one E-step (the M-step runs only between iterations).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class SynthEStepBenchmark {
   private static final int USERS = 2_000;
@@ -50,15 +52,18 @@ public class SynthEStepBenchmark {
 
   @Setup(Level.Trial)
   public void prepare() {
-    ResolvedBackends.select(backend, null); // VariationalEm takes Kernels.get(), which select makes this choice
+    ResolvedBackends.select(
+        backend, null); // VariationalEm takes Kernels.get(), which select makes this choice
     truth = SynthModel.randomTruth(ITEMS, CHOICES, LATENT, 7);
     data = truth.sample(USERS, 8);
     VariationalEm.Method m = VariationalEm.Method.parse(method);
-    options = new VariationalEm.Options(LATENT, m, threads, 1, 0, 9, 1, m == VariationalEm.Method.VEM ? 0 : 1);
+    options =
+        new VariationalEm.Options(
+            LATENT, m, threads, 1, 0, 9, 1, m == VariationalEm.Method.VEM ? 0 : 1);
   }
 
   @Benchmark
   public double eStep() throws InterruptedException {
-    return VariationalEm.fit(data, options, truth, iteration -> { }).iterations().getFirst().bound();
+    return VariationalEm.fit(data, options, truth, iteration -> {}).iterations().getFirst().bound();
   }
 }

@@ -21,15 +21,17 @@ import org.openjdk.jmh.infra.Blackhole;
  * The O(|S|) inner loop of a sampled softmax step at the SIMD issue's shapes, K = 10⁴ classes and
  * |S| = 100 sampled rows: gather-dot of the rows against a dense x of D = 784 (MNIST-sized) alone,
  * and with log-sum-exp and the scatter-axpy back (the whole step); scatter-axpy alone; gather-dot
- * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of
- * D = 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, and the
+ * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of D =
+ * 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, and the
  * log-sum-exp of the |S| logits.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class VectorOpsBenchmark {
   static final int CLASSES = 10_000;
@@ -89,7 +91,9 @@ public class VectorOpsBenchmark {
     }
   }
 
-  /** 1,000 logits spread over [-20, 20], as doubles and as floats, and room for their exponentials. */
+  /**
+   * 1,000 logits spread over [-20, 20], as doubles and as floats, and room for their exponentials.
+   */
   @State(Scope.Thread)
   public static class Logits {
     double[] values;
@@ -136,7 +140,19 @@ public class VectorOpsBenchmark {
 
   @Benchmark
   public void gatherDotSparse(Sparse s, Blackhole bh) {
-    ops.gatherDotSparse(s.w, CLASSES, Sparse.D, s.rows, 0, SAMPLED, s.indices, s.values, 0, s.indices.length, s.logits, 0);
+    ops.gatherDotSparse(
+        s.w,
+        CLASSES,
+        Sparse.D,
+        s.rows,
+        0,
+        SAMPLED,
+        s.indices,
+        s.values,
+        0,
+        s.indices.length,
+        s.logits,
+        0);
     bh.consume(s.logits);
   }
 
@@ -146,7 +162,10 @@ public class VectorOpsBenchmark {
     bh.consume(d.w);
   }
 
-  /** The transpose: one D-long row summed from |S| rows of W, as the trainers sum a class's gradient row. */
+  /**
+   * The transpose: one D-long row summed from |S| rows of W, as the trainers sum a class's gradient
+   * row.
+   */
   @Benchmark
   public void gatherAxpyDense(Dense d, Blackhole bh) {
     ops.gatherAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.gradient, 0);
@@ -158,7 +177,10 @@ public class VectorOpsBenchmark {
     return ops.logSumExp(SAMPLED, d.logits, 0);
   }
 
-  /** One whole sampled step: gather-dot the logits, normalise, scatter-axpy the update into the sampled rows. */
+  /**
+   * One whole sampled step: gather-dot the logits, normalise, scatter-axpy the update into the
+   * sampled rows.
+   */
   @Benchmark
   public void sampledStepDense(Dense d, Blackhole bh) {
     ops.gatherDot(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.x, 0, d.logits, 0);

@@ -13,30 +13,49 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code largecat bench}: the JMH suite, through JMH's own command line or a fixed {@link BenchProfile}. */
-@Command(name = "bench", subcommands = BenchCompareCommand.class, description = {
-    "Runs the JMH suite, a fork per backend, and stops at the first failure.",
-    "JMH-ARGS go to JMH as they are (e.g. -p backend=scalar,simd VectorOps; -rf json -rff FILE); JMH's own"
-        + " help: largecat bench -- -h."})
+/**
+ * {@code largecat bench}: the JMH suite, through JMH's own command line or a fixed {@link
+ * BenchProfile}.
+ */
+@Command(
+    name = "bench",
+    subcommands = BenchCompareCommand.class,
+    description = {
+      "Runs the JMH suite, a fork per backend, and stops at the first failure.",
+      "JMH-ARGS go to JMH as they are (e.g. -p backend=scalar,simd VectorOps; -rf json -rff FILE); JMH's own"
+          + " help: largecat bench -- -h."
+    })
 final class BenchCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
   private CommandSpec spec;
 
-  @Option(names = "--profile", paramLabel = "short|full", description = {"A fixed selection instead of JMH-ARGS,"
-      + " its JSON to --out and the machine's load to FILE.txt; short: for CI."})
+  @Option(
+      names = "--profile",
+      paramLabel = "short|full",
+      description = {
+        "A fixed selection instead of JMH-ARGS,"
+            + " its JSON to --out and the machine's load to FILE.txt; short: for CI."
+      })
   BenchProfile profile;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "Where --profile writes (default: results/bench/PROFILE.json).")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "Where --profile writes (default: results/bench/PROFILE.json).")
   Path output;
 
-  @Parameters(paramLabel = "JMH-ARGS", description = "JMH's options and a benchmark regular expression.")
+  @Parameters(
+      paramLabel = "JMH-ARGS",
+      description = "JMH's options and a benchmark regular expression.")
   List<String> jmhArgs = List.of();
 
   BenchCommand(Largecat.Streams streams) {
     this.streams = streams;
   }
 
-  /** JMH's options are unknown to picocli: they are collected, in order, with JMH's other arguments. */
+  /**
+   * JMH's options are unknown to picocli: they are collected, in order, with JMH's other arguments.
+   */
   @Spec
   void passJmhOptionsThrough(CommandSpec spec) {
     this.spec = spec;
@@ -47,12 +66,14 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (profile == null) {
       if (output != null) {
-        throw new ParameterException(spec.commandLine(), "--out goes with --profile (JMH itself writes to -rff FILE)");
+        throw new ParameterException(
+            spec.commandLine(), "--out goes with --profile (JMH itself writes to -rff FILE)");
       }
       return BenchRunner.run(jmhArgs.toArray(String[]::new), streams.out(), streams.err());
     }
     if (!jmhArgs.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "--profile takes no JMH arguments, got " + jmhArgs);
+      throw new ParameterException(
+          spec.commandLine(), "--profile takes no JMH arguments, got " + jmhArgs);
     }
     return BenchRunner.runProfile(profile, output, streams.out(), streams.err());
   }

@@ -17,23 +17,29 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code largecat bench compare BASELINE.json CURRENT.json [--threshold R]}: matches the results of
- * two JMH JSON files by benchmark, mode and parameters, prints each pair with its ratio and verdict,
- * lists what only one side has, and exits 1 when a benchmark got slower or ran on other backends.
+ * two JMH JSON files by benchmark, mode and parameters, prints each pair with its ratio and
+ * verdict, lists what only one side has, and exits 1 when a benchmark got slower or ran on other
+ * backends.
  *
  * <p>The ratio is the current time per operation over the baseline's (for throughput, the baseline
  * score over the current one), so above 1 is slower in every mode. A benchmark is SLOWER when the
  * ratio exceeds R and the difference exceeds the two JMH errors combined (√(e_b² + e_c²), each the
  * half-width of JMH's 99.9% interval, as time per operation); FASTER likewise below 1/R. R defaults
- * to {@value #DEFAULT_THRESHOLD}. Measured on this project's 2-core machine shared with other builds:
- * two short-profile runs back to back at load 4-6 gave ratios from 0.41 to 1.81 (median 0.97) over
- * 60 benchmarks, 15 of them beyond 1.3 either way, and none SLOWER once the errors count; an earlier
- * pair at load 7-10 had 3 of 60 SLOWER (1.9-2.3x, the machine's slow-down, not the code's). The
- * regressions this suite is for (a lost vector path, a fallback to scalar code, an array copied per
- * call) cost 2x and more, so 1.3 with the errors catches them while the errors absorb the noise; the
- * load of each run, which {@code --profile} writes beside its JSON, is printed with the table.
+ * to {@value #DEFAULT_THRESHOLD}. Measured on this project's 2-core machine shared with other
+ * builds: two short-profile runs back to back at load 4-6 gave ratios from 0.41 to 1.81 (median
+ * 0.97) over 60 benchmarks, 15 of them beyond 1.3 either way, and none SLOWER once the errors
+ * count; an earlier pair at load 7-10 had 3 of 60 SLOWER (1.9-2.3x, the machine's slow-down, not
+ * the code's). The regressions this suite is for (a lost vector path, a fallback to scalar code, an
+ * array copied per call) cost 2x and more, so 1.3 with the errors catches them while the errors
+ * absorb the noise; the load of each run, which {@code --profile} writes beside its JSON, is
+ * printed with the table.
  */
-@Command(name = "compare", description = {"Compares two JMH JSON results (-rf json, or --profile's output).",
-    "Exit status 1 if a benchmark is slower than R times the baseline beyond the errors, or ran on other backends."})
+@Command(
+    name = "compare",
+    description = {
+      "Compares two JMH JSON results (-rf json, or --profile's output).",
+      "Exit status 1 if a benchmark is slower than R times the baseline beyond the errors, or ran on other backends."
+    })
 final class BenchCompareCommand implements Callable<Integer> {
   static final double DEFAULT_THRESHOLD = 1.3;
 
@@ -62,8 +68,12 @@ final class BenchCompareCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "CURRENT.json")
   Path currentFile;
 
-  @Option(names = "--threshold", paramLabel = "R", converter = OptionTypes.RatioAboveOne.class,
-      description = "The ratio of times beyond which a benchmark is slower (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--threshold",
+      paramLabel = "R",
+      converter = OptionTypes.RatioAboveOne.class,
+      description =
+          "The ratio of times beyond which a benchmark is slower (default: ${DEFAULT-VALUE}).")
   double threshold = DEFAULT_THRESHOLD;
 
   BenchCompareCommand(Largecat.Streams streams) {
@@ -75,7 +85,8 @@ final class BenchCompareCommand implements Callable<Integer> {
     Map<String, JmhResult> baseline = byKey(JmhResult.read(baselineFile));
     Map<String, JmhResult> current = byKey(JmhResult.read(currentFile));
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"benchmark", "mode", "params", "baseline", "current", "ratio", "verdict"});
+    rows.add(
+        new String[] {"benchmark", "mode", "params", "baseline", "current", "ratio", "verdict"});
     Map<Verdict, Integer> counts = new LinkedHashMap<>();
     List<String> changedBackends = new ArrayList<>();
     for (Map.Entry<String, JmhResult> e : baseline.entrySet()) {
@@ -88,18 +99,41 @@ final class BenchCompareCommand implements Callable<Integer> {
       Verdict v = verdict(b, c, threshold);
       counts.merge(v, 1, Integer::sum);
       if (v == Verdict.BACKENDS_CHANGED) {
-        changedBackends.add(b.shortName() + " " + b.describeParams() + ": baseline ran " + b.backends() + ", current ran "
-            + c.backends());
+        changedBackends.add(
+            b.shortName()
+                + " "
+                + b.describeParams()
+                + ": baseline ran "
+                + b.backends()
+                + ", current ran "
+                + c.backends());
       }
-      rows.add(new String[] {b.shortName(), b.mode(), b.describeParams(), score(b), score(c),
-          String.format(Locale.ROOT, "%.2f", ratio), v.text});
+      rows.add(
+          new String[] {
+            b.shortName(),
+            b.mode(),
+            b.describeParams(),
+            score(b),
+            score(c),
+            String.format(Locale.ROOT, "%.2f", ratio),
+            v.text
+          });
     }
     if (rows.size() == 1) {
-      throw new IOException(baselineFile + " and " + currentFile + " have no benchmark in common (same name, mode and"
-          + " params)");
+      throw new IOException(
+          baselineFile
+              + " and "
+              + currentFile
+              + " have no benchmark in common (same name, mode and"
+              + " params)");
     }
-    out.printf(Locale.ROOT, "%s -> %s; ratio = current time per op / baseline's (above 1 is slower, throughput"
-        + " included); threshold %.2f%n", baselineFile, currentFile, threshold);
+    out.printf(
+        Locale.ROOT,
+        "%s -> %s; ratio = current time per op / baseline's (above 1 is slower, throughput"
+            + " included); threshold %.2f%n",
+        baselineFile,
+        currentFile,
+        threshold);
     printMachine("baseline", baselineFile, out);
     printMachine("current ", currentFile, out);
     out.println();
@@ -124,13 +158,16 @@ final class BenchCompareCommand implements Callable<Integer> {
   }
 
   static Verdict verdict(JmhResult baseline, JmhResult current, double threshold) {
-    if (baseline.backends() != null && current.backends() != null && !baseline.backends().equals(current.backends())) {
+    if (baseline.backends() != null
+        && current.backends() != null
+        && !baseline.backends().equals(current.backends())) {
       return Verdict.BACKENDS_CHANGED;
     }
     double b = baseline.secondsPerOp();
     double c = current.secondsPerOp();
     double ratio = c / b;
-    boolean beyondError = Math.abs(c - b) > Math.hypot(baseline.secondsPerOpError(), current.secondsPerOpError());
+    boolean beyondError =
+        Math.abs(c - b) > Math.hypot(baseline.secondsPerOpError(), current.secondsPerOpError());
     if (ratio > threshold) {
       return beyondError ? Verdict.SLOWER : Verdict.WITHIN_ERROR;
     }
@@ -141,8 +178,8 @@ final class BenchCompareCommand implements Callable<Integer> {
   }
 
   /**
-   * The load lines of the file that {@code --profile} writes beside its JSON (FILE.txt), if there is
-   * one: a ratio means little when one run shared the machine and the other did not.
+   * The load lines of the file that {@code --profile} writes beside its JSON (FILE.txt), if there
+   * is one: a ratio means little when one run shared the machine and the other did not.
    */
   private static void printMachine(String side, Path file, PrintStream out) throws IOException {
     Path sidecar = Path.of(file + ".txt");
@@ -162,18 +199,26 @@ final class BenchCompareCommand implements Callable<Integer> {
   }
 
   private static String score(JmhResult r) {
-    return Double.isNaN(r.error()) ? String.format(Locale.ROOT, "%.4g %s", r.score(), r.unit())
+    return Double.isNaN(r.error())
+        ? String.format(Locale.ROOT, "%.4g %s", r.score(), r.unit())
         : String.format(Locale.ROOT, "%.4g ± %.2g %s", r.score(), r.error(), r.unit());
   }
 
-  private static void listMissing(String heading, Map<String, JmhResult> side, Map<String, JmhResult> other,
-      PrintStream out) {
+  private static void listMissing(
+      String heading, Map<String, JmhResult> side, Map<String, JmhResult> other, PrintStream out) {
     List<String> missing = side.keySet().stream().filter(k -> !other.containsKey(k)).toList();
     if (!missing.isEmpty()) {
       out.println();
       out.println(heading + ", " + missing.size() + ":");
-      missing.forEach(k -> out.println("  " + side.get(k).shortName() + " " + side.get(k).mode() + " "
-          + side.get(k).describeParams()));
+      missing.forEach(
+          k ->
+              out.println(
+                  "  "
+                      + side.get(k).shortName()
+                      + " "
+                      + side.get(k).mode()
+                      + " "
+                      + side.get(k).describeParams()));
     }
   }
 
@@ -188,7 +233,10 @@ final class BenchCompareCommand implements Callable<Integer> {
       StringBuilder line = new StringBuilder();
       for (int j = 0; j < row.length; j++) {
         boolean number = j == 3 || j == 4 || j == 5;
-        String cell = number ? " ".repeat(width[j] - row[j].length()) + row[j] : row[j] + " ".repeat(width[j] - row[j].length());
+        String cell =
+            number
+                ? " ".repeat(width[j] - row[j].length()) + row[j]
+                : row[j] + " ".repeat(width[j] - row[j].length());
         line.append(j == 0 ? "" : "  ").append(cell);
       }
       out.println(line.toString().stripTrailing());

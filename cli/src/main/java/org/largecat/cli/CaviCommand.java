@@ -16,7 +16,6 @@ import org.largecat.cb.Design;
 import org.largecat.cb.GaussianPrior;
 import org.largecat.cb.IbCavi;
 import org.largecat.cb.Link;
-import org.largecat.data.DataFileException;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
@@ -33,49 +32,90 @@ import picocli.CommandLine.Option;
  * training file when none is given), the mean log-likelihood and accuracy of CBC, CBM and BMA, plus
  * the mean KL from the true probabilities when a {@code --truth} file gives them.
  */
-@Command(name = "cavi", description = {"IB-CAVI for CB-probit / CB-logit: the ELBO per iteration, the BMA weight on"
-    + " CBC, holdout log-likelihood and accuracy."})
+@Command(
+    name = "cavi",
+    description = {
+      "IB-CAVI for CB-probit / CB-logit: the ELBO per iteration, the BMA weight on"
+          + " CBC, holdout log-likelihood and accuracy."
+    })
 final class CaviCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
 
-  @Option(names = "--train", paramLabel = "FILE", required = true, description = "The training set.")
+  @Option(
+      names = "--train",
+      paramLabel = "FILE",
+      required = true,
+      description = "The training set.")
   Path trainFile;
 
-  @Option(names = "--test", paramLabel = "FILE", description = "The test set (default: the training set).")
+  @Option(
+      names = "--test",
+      paramLabel = "FILE",
+      description = "The test set (default: the training set).")
   Path testFile;
 
-  @Option(names = "--link", paramLabel = "probit|logit", required = true, description = "The binary link.")
+  @Option(
+      names = "--link",
+      paramLabel = "probit|logit",
+      required = true,
+      description = "The binary link.")
   Link link;
 
   @Option(names = "--diagonal", description = "A diagonal (mean-field) posterior covariance.")
   boolean diagonal;
 
-  @Option(names = "--iterations", paramLabel = "T", converter = OptionTypes.Count.class, defaultValue = "200",
+  @Option(
+      names = "--iterations",
+      paramLabel = "T",
+      converter = OptionTypes.Count.class,
+      defaultValue = "200",
       description = "At most T iterations (default: ${DEFAULT-VALUE}).")
   int iterations;
 
-  @Option(names = "--tol", paramLabel = "X", converter = OptionTypes.NonNegativeNumber.class, defaultValue = "1e-6",
+  @Option(
+      names = "--tol",
+      paramLabel = "X",
+      converter = OptionTypes.NonNegativeNumber.class,
+      defaultValue = "1e-6",
       description = "Stop when the ELBO's relative change is below X (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
-  @Option(names = "--samples", paramLabel = "S", converter = OptionTypes.Count.class, defaultValue = "10",
+  @Option(
+      names = "--samples",
+      paramLabel = "S",
+      converter = OptionTypes.Count.class,
+      defaultValue = "10",
       description = "Monte Carlo samples for the model evidence (default: ${DEFAULT-VALUE}).")
   int samples;
 
-  @Option(names = "--seed", paramLabel = "N", converter = OptionTypes.NonNegativeInteger.class, defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      converter = OptionTypes.NonNegativeInteger.class,
+      defaultValue = "1",
       description = "The random seed (default: ${DEFAULT-VALUE}).")
   int seed;
 
-  @Option(names = "--prior-variance", paramLabel = "V", converter = OptionTypes.PositiveNumber.class,
-      defaultValue = "1", description = "The weights' N(0, V) prior (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--prior-variance",
+      paramLabel = "V",
+      converter = OptionTypes.PositiveNumber.class,
+      defaultValue = "1",
+      description = "The weights' N(0, V) prior (default: ${DEFAULT-VALUE}).")
   double priorVariance;
 
-  @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      converter = OptionTypes.Count.class,
       description = "Worker threads (default: one per core).")
   int threads = Runtime.getRuntime().availableProcessors();
 
-  @Option(names = "--truth", paramLabel = "FILE",
-      description = "The evaluated rows' true probabilities (one line of K numbers per row), for the mean KL.")
+  @Option(
+      names = "--truth",
+      paramLabel = "FILE",
+      description =
+          "The evaluated rows' true probabilities (one line of K numbers per row), for the mean KL.")
   Path truthFile;
 
   @Option(names = "--json", description = "Print the results as JSON.")
@@ -91,8 +131,13 @@ final class CaviCommand implements Callable<Integer> {
     PrintStream err = streams.err();
     CaviOptions options = new CaviOptions(link, diagonal, iterations, tolerance, threads);
     Dataset train = read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
-    Dataset test = testFile != null ? read(testFile,
-        ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION).withShape(train.columns(), train.classes())) : train;
+    Dataset test =
+        testFile != null
+            ? read(
+                testFile,
+                ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION)
+                    .withShape(train.columns(), train.classes()))
+            : train;
     double[] truth = truthFile != null ? readTruth(truthFile, test.rows(), test.classes()) : null;
     Kernels kernels = Kernels.get();
     GaussianPrior prior = GaussianPrior.isotropic(train.columns() + 1, priorVariance);
@@ -100,8 +145,9 @@ final class CaviCommand implements Callable<Integer> {
     CaviFit fit = IbCavi.fit(train, prior, options, kernels);
     double fitSeconds = (System.nanoTime() - start) * 1e-9;
     CbPredictor predictor = new CbPredictor(fit.posterior(), kernels);
-    CbPredictor.ModelEvidence evidence = predictor.evidence(Design.withIntercept(train.features(), kernels),
-        train.labels(), samples, seed);
+    CbPredictor.ModelEvidence evidence =
+        predictor.evidence(
+            Design.withIntercept(train.features(), kernels), train.labels(), samples, seed);
     CbPredictor.Predictions p = predictor.plugIn(Design.withIntercept(test.features(), kernels));
     double[] bma = CbPredictor.bmaLogProbabilities(p, evidence);
     int k = train.classes();
@@ -119,27 +165,80 @@ final class CaviCommand implements Callable<Integer> {
       for (int m = 0; m < 3; m++) {
         scores[m] = new JsonOutputs.ModelScores(metrics[m][0], metrics[m][1], metrics[m][2]);
       }
-      out.println(Json.line(new JsonOutputs.Cavi(link.label(), options.diagonal(), train.rows(), train.columns(), k,
-          kernels.describeChoice(), options.threads(), fit.elbo(), fit.finalElboPerCell(), fit.iterations(),
-          fit.converged(), fitSeconds, samples, evidence.logEvidenceCbc(), evidence.logEvidenceCbm(),
-          evidence.weightCbc(), evaluated, scores[0], scores[1], scores[2])));
+      out.println(
+          Json.line(
+              new JsonOutputs.Cavi(
+                  link.label(),
+                  options.diagonal(),
+                  train.rows(),
+                  train.columns(),
+                  k,
+                  kernels.describeChoice(),
+                  options.threads(),
+                  fit.elbo(),
+                  fit.finalElboPerCell(),
+                  fit.iterations(),
+                  fit.converged(),
+                  fitSeconds,
+                  samples,
+                  evidence.logEvidenceCbc(),
+                  evidence.logEvidenceCbm(),
+                  evidence.weightCbc(),
+                  evaluated,
+                  scores[0],
+                  scores[1],
+                  scores[2])));
       return 0;
     }
-    out.printf(Locale.ROOT, "IB-CAVI %s (%s q(B)) on %d rows, %d features + intercept, %d classes; %d threads; %s%n",
-        link.label(), options.diagonal() ? "fully mean-field" : "full-covariance", train.rows(), train.columns(), k,
-        options.threads(), kernels.describeChoice());
+    out.printf(
+        Locale.ROOT,
+        "IB-CAVI %s (%s q(B)) on %d rows, %d features + intercept, %d classes; %d threads; %s%n",
+        link.label(),
+        options.diagonal() ? "fully mean-field" : "full-covariance",
+        train.rows(),
+        train.columns(),
+        k,
+        options.threads(),
+        kernels.describeChoice());
     out.printf(Locale.ROOT, "%9s %22s %16s%n", "iteration", "ELBO", "ELBO / (N K)");
     for (int t = 0; t < fit.elbo().length; t++) {
-      out.printf(Locale.ROOT, "%9d %22.10f %16.10f%n", t, fit.elbo()[t], fit.elbo()[t] / ((double) train.rows() * k));
+      out.printf(
+          Locale.ROOT,
+          "%9d %22.10f %16.10f%n",
+          t,
+          fit.elbo()[t],
+          fit.elbo()[t] / ((double) train.rows() * k));
     }
-    out.printf(Locale.ROOT, "%s after %d iterations (stop when an iteration raises the ELBO by <= %.3g x |ELBO|), %.3f s%n",
-        fit.converged() ? "converged" : "not converged", fit.iterations(), options.tolerance(), fitSeconds);
-    out.printf(Locale.ROOT, "BMA weight on CBC: %.6f (log evidence bounds from %d samples: CBC %.4f, CBM %.4f)%n",
-        evidence.weightCbc(), samples, evidence.logEvidenceCbc(), evidence.logEvidenceCbm());
-    out.printf(Locale.ROOT, "%s set, %d rows:%n%6s %20s %10s%s%n", evaluated, test.rows(), "model", "mean log-lik",
-        "accuracy", truth == null ? "" : String.format(Locale.ROOT, " %14s", "mean KL(true)"));
+    out.printf(
+        Locale.ROOT,
+        "%s after %d iterations (stop when an iteration raises the ELBO by <= %.3g x |ELBO|), %.3f s%n",
+        fit.converged() ? "converged" : "not converged",
+        fit.iterations(),
+        options.tolerance(),
+        fitSeconds);
+    out.printf(
+        Locale.ROOT,
+        "BMA weight on CBC: %.6f (log evidence bounds from %d samples: CBC %.4f, CBM %.4f)%n",
+        evidence.weightCbc(),
+        samples,
+        evidence.logEvidenceCbc(),
+        evidence.logEvidenceCbm());
+    out.printf(
+        Locale.ROOT,
+        "%s set, %d rows:%n%6s %20s %10s%s%n",
+        evaluated,
+        test.rows(),
+        "model",
+        "mean log-lik",
+        "accuracy",
+        truth == null ? "" : String.format(Locale.ROOT, " %14s", "mean KL(true)"));
     for (int m = 0; m < 3; m++) {
-      out.printf(Locale.ROOT, "%6s %20.6f %10.4f%s%n", names[m], metrics[m][0], metrics[m][1],
+      out.printf(
+          Locale.ROOT,
+          "%6s %20.6f %10.4f%s%n",
+          names[m],
+          metrics[m][0],
+          metrics[m][1],
           truth == null ? "" : String.format(Locale.ROOT, " %14.6f", metrics[m][2]));
     }
     return 0;
@@ -148,7 +247,8 @@ final class CaviCommand implements Callable<Integer> {
   /** Reads a dataset; mostly-dense files get a dense design (gemm) rather than CSR products. */
   private static Dataset read(Path file, ReadOptions options) throws IOException {
     Dataset d = DatasetReader.read(file, options);
-    if (d.features() instanceof SparseFeatures s && 2 * s.storedValues() >= (long) s.rows() * s.columns()) {
+    if (d.features() instanceof SparseFeatures s
+        && 2 * s.storedValues() >= (long) s.rows() * s.columns()) {
       return new Dataset(s.toDense(), d.labels(), d.classes());
     }
     return d;
@@ -158,19 +258,22 @@ final class CaviCommand implements Callable<Integer> {
   private static double[] readTruth(Path file, int rows, int classes) throws IOException {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     if (lines.size() != rows) {
-      throw new IllegalArgumentException(file + ": " + lines.size() + " lines of true probabilities for " + rows + " rows");
+      throw new IllegalArgumentException(
+          file + ": " + lines.size() + " lines of true probabilities for " + rows + " rows");
     }
     double[] p = new double[rows * classes];
     for (int i = 0; i < rows; i++) {
       String[] t = lines.get(i).trim().split("\\s+");
       if (t.length != classes) {
-        throw new IllegalArgumentException(file + ": line " + (i + 1) + " has " + t.length + " numbers, expected " + classes);
+        throw new IllegalArgumentException(
+            file + ": line " + (i + 1) + " has " + t.length + " numbers, expected " + classes);
       }
       for (int c = 0; c < classes; c++) {
         try {
           p[i * classes + c] = Double.parseDouble(t[c]);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(file + ": line " + (i + 1) + ": '" + t[c] + "' is not a number");
+          throw new IllegalArgumentException(
+              file + ": line " + (i + 1) + ": '" + t[c] + "' is not a number");
         }
       }
     }

@@ -14,34 +14,58 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code largecat data}: generated datasets ({@code synth}) and real ones ({@code prepare}). */
-@Command(name = "data", description = "Writes datasets in the repository's text format.",
+@Command(
+    name = "data",
+    description = "Writes datasets in the repository's text format.",
     subcommands = {DataCommand.Synth.class, PrepareCommand.class})
 final class DataCommand {
   private DataCommand() {}
 
-  @Command(name = "synth", description = "Writes a generated dataset, and the model that generated it.",
+  @Command(
+      name = "synth",
+      description = "Writes a generated dataset, and the model that generated it.",
       subcommands = {DataCommand.ArToy.class, DataCommand.Softmax.class, CbSynthCommand.class})
   static final class Synth {
     private Synth() {}
   }
 
-  @Command(name = "ar-toy", description = {"The A&R toy set (4.1): p_k proportional to U^2, no features.",
-      "Writes the generating model to FILE.truth (a model file)."})
+  @Command(
+      name = "ar-toy",
+      description = {
+        "The A&R toy set (4.1): p_k proportional to U^2, no features.",
+        "Writes the generating model to FILE.truth (a model file)."
+      })
   static final class ArToy implements Callable<Integer> {
     private final PrintStream err;
 
-    @Option(names = "--classes", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "10000",
+    @Option(
+        names = "--classes",
+        paramLabel = "K",
+        converter = OptionTypes.Count.class,
+        defaultValue = "10000",
         description = "Classes (default: ${DEFAULT-VALUE}).")
     int classes;
 
-    @Option(names = "--rows", paramLabel = "N", converter = OptionTypes.Count.class, defaultValue = "300000",
+    @Option(
+        names = "--rows",
+        paramLabel = "N",
+        converter = OptionTypes.Count.class,
+        defaultValue = "300000",
         description = "Examples (default: ${DEFAULT-VALUE}).")
     int rows;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "The random seed (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--seed",
+        paramLabel = "N",
+        defaultValue = "1",
+        description = "The random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", paramLabel = "FILE", required = true, description = "The dataset file to write.")
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        required = true,
+        description = "The dataset file to write.")
     Path file;
 
     ArToy(Largecat.Streams streams) {
@@ -54,31 +78,59 @@ final class DataCommand {
     }
   }
 
-  @Command(name = "softmax", description = {"x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale^2).",
-      "Writes the generating model to FILE.truth (a model file)."})
+  @Command(
+      name = "softmax",
+      description = {
+        "x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale^2).",
+        "Writes the generating model to FILE.truth (a model file)."
+      })
   static final class Softmax implements Callable<Integer> {
     private final PrintStream err;
 
-    @Option(names = "--rows", paramLabel = "N", converter = OptionTypes.Count.class, defaultValue = "10000",
+    @Option(
+        names = "--rows",
+        paramLabel = "N",
+        converter = OptionTypes.Count.class,
+        defaultValue = "10000",
         description = "Examples (default: ${DEFAULT-VALUE}).")
     int rows;
 
-    @Option(names = "--columns", paramLabel = "D", converter = OptionTypes.Count.class, defaultValue = "10",
+    @Option(
+        names = "--columns",
+        paramLabel = "D",
+        converter = OptionTypes.Count.class,
+        defaultValue = "10",
         description = "Features (default: ${DEFAULT-VALUE}).")
     int columns;
 
-    @Option(names = "--classes", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "20",
+    @Option(
+        names = "--classes",
+        paramLabel = "K",
+        converter = OptionTypes.Count.class,
+        defaultValue = "20",
         description = "Classes (default: ${DEFAULT-VALUE}).")
     int classes;
 
-    @Option(names = "--scale", paramLabel = "X", converter = OptionTypes.PositiveNumber.class, defaultValue = "0.5",
+    @Option(
+        names = "--scale",
+        paramLabel = "X",
+        converter = OptionTypes.PositiveNumber.class,
+        defaultValue = "0.5",
         description = "The weights' standard deviation (default: ${DEFAULT-VALUE}).")
     double scale;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "The random seed (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--seed",
+        paramLabel = "N",
+        defaultValue = "1",
+        description = "The random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", paramLabel = "FILE", required = true, description = "The dataset file to write.")
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        required = true,
+        description = "The dataset file to write.")
     Path file;
 
     Softmax(Largecat.Streams streams) {
@@ -87,17 +139,23 @@ final class DataCommand {
 
     @Override
     public Integer call() throws IOException {
-      return write("softmax", SyntheticData.linearSoftmax(rows, columns, classes, scale, seed), file, err);
+      return write(
+          "softmax", SyntheticData.linearSoftmax(rows, columns, classes, scale, seed), file, err);
     }
   }
 
   /** Writes {@code set} to {@code file} and its generating model to {@code file}.truth. */
-  private static int write(String name, SyntheticSet set, Path file, PrintStream err) throws IOException {
+  private static int write(String name, SyntheticSet set, Path file, PrintStream err)
+      throws IOException {
     DatasetWriter.write(set.data(), file);
     Path truth = Path.of(file + ".truth");
-    ModelFile.write(new LinearModel(Link.SOFTMAX, set.data().classes(), set.data().columns(), set.weights(), set.biases()), truth);
-    err.printf("data synth %s: wrote %d examples, D = %d, K = %d to %s, the generating model to %s%n", name,
-        set.data().rows(), set.data().columns(), set.data().classes(), file, truth);
+    ModelFile.write(
+        new LinearModel(
+            Link.SOFTMAX, set.data().classes(), set.data().columns(), set.weights(), set.biases()),
+        truth);
+    err.printf(
+        "data synth %s: wrote %d examples, D = %d, K = %d to %s, the generating model to %s%n",
+        name, set.data().rows(), set.data().columns(), set.data().classes(), file, truth);
     return 0;
   }
 }

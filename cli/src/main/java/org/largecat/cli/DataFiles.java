@@ -11,34 +11,50 @@ import picocli.CommandLine.Option;
 
 /**
  * Reading datasets for the commands (a mixin of their options): the {@code --format xc|libsvm},
- * {@code --feature-base} and {@code --label-base} options, and dense storage when at least a quarter
- * of the values are stored (then a gather-dot streams rows instead of chasing indices).
+ * {@code --feature-base} and {@code --label-base} options, and dense storage when at least a
+ * quarter of the values are stored (then a gather-dot streams rows instead of chasing indices).
  */
 final class DataFiles {
-  @Option(names = "--format", paramLabel = "xc|libsvm", defaultValue = "xc",
+  @Option(
+      names = "--format",
+      paramLabel = "xc|libsvm",
+      defaultValue = "xc",
       description = "The data files' format (default: ${DEFAULT-VALUE}).")
   TextFormat format;
 
-  @Option(names = "--feature-base", paramLabel = "0|1", converter = OptionTypes.NonNegativeInteger.class,
+  @Option(
+      names = "--feature-base",
+      paramLabel = "0|1",
+      converter = OptionTypes.NonNegativeInteger.class,
       description = "The index of the first feature (default: the format's).")
   Integer featureBase;
 
-  @Option(names = "--label-base", paramLabel = "0|1", converter = OptionTypes.NonNegativeInteger.class,
+  @Option(
+      names = "--label-base",
+      paramLabel = "0|1",
+      converter = OptionTypes.NonNegativeInteger.class,
       description = "The index of the first class (default: the format's).")
   Integer labelBase;
 
-  /** Reads {@code file}; with {@code columns} and {@code classes} ≥ 0 (a training set's) the file must fit them. */
+  /**
+   * Reads {@code file}; with {@code columns} and {@code classes} ≥ 0 (a training set's) the file
+   * must fit them.
+   */
   Dataset read(Path file, int columns, int classes) throws IOException {
     ReadOptions options = ReadOptions.of(format);
-    options = options.withBases(featureBase == null ? options.featureBase() : featureBase,
-        labelBase == null ? options.labelBase() : labelBase);
+    options =
+        options.withBases(
+            featureBase == null ? options.featureBase() : featureBase,
+            labelBase == null ? options.labelBase() : labelBase);
     options = options.withShape(columns, classes);
     return denseIfFull(DatasetReader.read(file, options));
   }
 
   static Dataset denseIfFull(Dataset data) {
     long cells = (long) data.rows() * data.columns();
-    if (data.features() instanceof SparseFeatures s && cells > 0 && cells < Integer.MAX_VALUE - 8
+    if (data.features() instanceof SparseFeatures s
+        && cells > 0
+        && cells < Integer.MAX_VALUE - 8
         && s.storedValues() * 4 >= cells) {
       return new Dataset(s.toDense(), data.labels(), data.classes());
     }

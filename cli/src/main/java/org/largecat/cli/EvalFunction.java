@@ -18,16 +18,25 @@ enum EvalFunction implements Labelled {
   TRUNCNORM("truncnorm", null, "mu side", "mean variance entropy") {
     @Override
     String invalid(double[] row) {
-      return row[1] == 1 || row[1] == -1 ? null : "side must be 1 (for [0,inf)) or -1 (for (-inf,0)), got " + row[1];
+      return row[1] == 1 || row[1] == -1
+          ? null
+          : "side must be 1 (for [0,inf)) or -1 (for (-inf,0)), got " + row[1];
     }
 
     @Override
     void evaluate(Kernels kernels, double[][] in, double[][] out) {
       ElementwiseFunction[][] bySide = {
-          {ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE, ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_POSITIVE,
-              ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_POSITIVE},
-          {ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE, ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE,
-              ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_NEGATIVE}};
+        {
+          ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+          ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_POSITIVE,
+          ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_POSITIVE
+        },
+        {
+          ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE,
+          ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE,
+          ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_NEGATIVE
+        }
+      };
       for (int side = 0; side < 2; side++) {
         double sign = side == 0 ? 1 : -1;
         int[] cases = casesWhere(in[1], sign);
@@ -67,15 +76,31 @@ enum EvalFunction implements Labelled {
       // eta, N and K are per-call scalars of the kernel: one batched call per distinct triple.
       Map<List<Double>, List<Integer>> groups = new LinkedHashMap<>();
       for (int i = 0; i < in[0].length; i++) {
-        groups.computeIfAbsent(List.of(in[3][i], in[4][i], in[5][i]), key -> new ArrayList<>()).add(i);
+        groups
+            .computeIfAbsent(List.of(in[3][i], in[4][i], in[5][i]), key -> new ArrayList<>())
+            .add(i);
       }
       for (Map.Entry<List<Double>, List<Integer>> group : groups.entrySet()) {
         int[] cases = group.getValue().stream().mapToInt(Integer::intValue).toArray();
         double[] u = new double[cases.length];
         double[] a = new double[cases.length];
-        kernels.implicitUpdates().softmaxSingleClass(cases.length, gather(in[0], cases), 0, gather(in[1], cases), 0,
-            gather(in[2], cases), 0, group.getKey().get(0), group.getKey().get(1).longValue(),
-            group.getKey().get(2).longValue(), u, 0, a, 0);
+        kernels
+            .implicitUpdates()
+            .softmaxSingleClass(
+                cases.length,
+                gather(in[0], cases),
+                0,
+                gather(in[1], cases),
+                0,
+                gather(in[2], cases),
+                0,
+                group.getKey().get(0),
+                group.getKey().get(1).longValue(),
+                group.getKey().get(2).longValue(),
+                u,
+                0,
+                a,
+                0);
         scatter(u, cases, out[0]);
         scatter(a, cases, out[1]);
       }
@@ -101,7 +126,10 @@ enum EvalFunction implements Labelled {
   static String usage() {
     StringBuilder s = new StringBuilder();
     for (EvalFunction f : values()) {
-      s.append(String.format("  %-14s %s -> %s%n", f.label, String.join(" ", f.inputs), String.join(" ", f.outputs)));
+      s.append(
+          String.format(
+              "  %-14s %s -> %s%n",
+              f.label, String.join(" ", f.inputs), String.join(" ", f.outputs)));
     }
     return s.toString();
   }

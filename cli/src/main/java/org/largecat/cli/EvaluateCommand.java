@@ -16,29 +16,40 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code largecat evaluate} (test log-likelihood, accuracy, top-5) and {@code largecat predict} (top-k per example). */
+/**
+ * {@code largecat evaluate} (test log-likelihood, accuracy, top-5) and {@code largecat predict}
+ * (top-k per example).
+ */
 final class EvaluateCommand {
   private EvaluateCommand() {}
 
-  @Command(name = "evaluate", description = "Mean log-likelihood per example, accuracy and top-5 accuracy on a test set.")
+  @Command(
+      name = "evaluate",
+      description = "Mean log-likelihood per example, accuracy and top-5 accuracy on a test set.")
   static final class Evaluate implements Callable<Integer> {
     private final PrintStream out;
 
-    @Option(names = "--model", paramLabel = "FILE", required = true, description = "The model file.")
+    @Option(
+        names = "--model",
+        paramLabel = "FILE",
+        required = true,
+        description = "The model file.")
     Path modelFile;
 
     @Option(names = "--test", paramLabel = "FILE", required = true, description = "The test set.")
     Path testFile;
 
-    @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        converter = OptionTypes.Count.class,
         description = "Worker threads (default: one per core).")
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--json", description = "Print the scores as JSON.")
     boolean json;
 
-    @Mixin
-    DataFiles data;
+    @Mixin DataFiles data;
 
     Evaluate(Largecat.Streams streams) {
       this.out = streams.out();
@@ -50,22 +61,35 @@ final class EvaluateCommand {
     }
   }
 
-  @Command(name = "predict", description = "Per example, the K most probable classes as class:probability.")
+  @Command(
+      name = "predict",
+      description = "Per example, the K most probable classes as class:probability.")
   static final class Predict implements Callable<Integer> {
     private final PrintStream out;
 
-    @Option(names = "--model", paramLabel = "FILE", required = true, description = "The model file.")
+    @Option(
+        names = "--model",
+        paramLabel = "FILE",
+        required = true,
+        description = "The model file.")
     Path modelFile;
 
-    @Option(names = "--input", paramLabel = "FILE", required = true, description = "The examples (labels are ignored).")
+    @Option(
+        names = "--input",
+        paramLabel = "FILE",
+        required = true,
+        description = "The examples (labels are ignored).")
     Path inputFile;
 
-    @Option(names = "--top", paramLabel = "K", converter = OptionTypes.Count.class, defaultValue = "5",
+    @Option(
+        names = "--top",
+        paramLabel = "K",
+        converter = OptionTypes.Count.class,
+        defaultValue = "5",
         description = "Classes per example (default: ${DEFAULT-VALUE}).")
     int top;
 
-    @Mixin
-    DataFiles data;
+    @Mixin DataFiles data;
 
     Predict(Largecat.Streams streams) {
       this.out = streams.out();
@@ -82,10 +106,13 @@ final class EvaluateCommand {
     Dataset test = args.data.read(args.testFile, model.columns(), model.classes());
     Evaluation.Result r = Evaluation.evaluate(model, test, Kernels.get(), 5, args.threads);
     if (args.json) {
-      out.println(Json.line(new JsonOutputs.Evaluate(r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(),
-          r.examples())));
+      out.println(
+          Json.line(
+              new JsonOutputs.Evaluate(
+                  r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(), r.examples())));
     } else {
-      out.printf("log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
+      out.printf(
+          "log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
           r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(), r.examples());
     }
     return 0;
@@ -114,7 +141,10 @@ final class EvaluateCommand {
     return 0;
   }
 
-  /** Fills {@code best} with the classes of the largest values, largest first (ties to the smaller index). */
+  /**
+   * Fills {@code best} with the classes of the largest values, largest first (ties to the smaller
+   * index).
+   */
   static void topClasses(double[] values, int[] best) {
     int size = 0;
     for (int k = 0; k < values.length; k++) {

@@ -6,52 +6,120 @@ import org.largecat.synth.CovarianceRecovery;
 import org.largecat.synth.FidelityReport;
 
 /**
- * What each command prints with {@code --json}, one record per command: {@link org.largecat.json.Json}
- * writes a component {@code testLoglik} as the key {@code test_loglik}, and NaN, infinities and null as null.
+ * What each command prints with {@code --json}, one record per command: {@link
+ * org.largecat.json.Json} writes a component {@code testLoglik} as the key {@code test_loglik}, and
+ * NaN, infinities and null as null.
  */
 final class JsonOutputs {
   private JsonOutputs() {}
 
   /** {@code train}: the test scores are null without {@code --test}. */
-  record Train(String method, String backend, int iterations, double seconds, double secondsPerEpoch,
-      double trainBound, Double testLoglik, Double testAccuracy, Double testTop5) {}
+  record Train(
+      String method,
+      String backend,
+      int iterations,
+      double seconds,
+      double secondsPerEpoch,
+      double trainBound,
+      Double testLoglik,
+      Double testAccuracy,
+      Double testTop5) {}
 
   /** {@code evaluate}: train's names for the same scores. */
   record Evaluate(double testLoglik, double testAccuracy, double testTop5, int examples) {}
 
-  /** {@code tune}: the best rate (null when every rate overflowed) and each rate's training log-loss. */
+  /**
+   * {@code tune}: the best rate (null when every rate overflowed) and each rate's training
+   * log-loss.
+   */
   record Tune(String method, int rows, double bestLearningRate, List<RateResult> results) {}
 
   /** One learning rate of {@code tune}; the log-loss null when it overflowed. */
   record RateResult(double learningRate, double logLoss) {}
 
-  /** {@code cavi}: the ELBO trace, the BMA weight, and CBC, CBM and BMA scored on the set {@code evaluatedOn} names. */
-  record Cavi(String link, boolean diagonal, int rows, int features, int classes, String backend, int threads,
-      double[] elbo, double elboPerCell, int iterations, boolean converged, double fitSeconds, int samples,
-      double logEvidenceCbc, double logEvidenceCbm, double weightCbc, String evaluatedOn, ModelScores cbc,
-      ModelScores cbm, ModelScores bma) {}
+  /**
+   * {@code cavi}: the ELBO trace, the BMA weight, and CBC, CBM and BMA scored on the set {@code
+   * evaluatedOn} names.
+   */
+  record Cavi(
+      String link,
+      boolean diagonal,
+      int rows,
+      int features,
+      int classes,
+      String backend,
+      int threads,
+      double[] elbo,
+      double elboPerCell,
+      int iterations,
+      boolean converged,
+      double fitSeconds,
+      int samples,
+      double logEvidenceCbc,
+      double logEvidenceCbm,
+      double weightCbc,
+      String evaluatedOn,
+      ModelScores cbc,
+      ModelScores cbm,
+      ModelScores bma) {}
 
-  /** One model of {@code cavi}: mean log-likelihood per row, accuracy, mean KL from the truth (null without truth). */
+  /**
+   * One model of {@code cavi}: mean log-likelihood per row, accuracy, mean KL from the truth (null
+   * without truth).
+   */
   record ModelScores(double meanLoglik, double accuracy, double meanKl) {}
 
-  /** {@code synth report}: the fidelity summary, per-item TV, both V matrices; Σ's recovery, null without --truth. */
-  record SynthReport(int realUsers, int syntheticUsers, int items, double maxMarginalTv,
-      double meanAbsCramersVDifference, double maxAbsCramersVDifference, double[] marginalTv, double[][] cramersVReal,
-      double[][] cramersVSynthetic, SigmaRecovery sigmaRecovery) {
+  /**
+   * {@code synth report}: the fidelity summary, per-item TV, both V matrices; Σ's recovery, null
+   * without --truth.
+   */
+  record SynthReport(
+      int realUsers,
+      int syntheticUsers,
+      int items,
+      double maxMarginalTv,
+      double meanAbsCramersVDifference,
+      double maxAbsCramersVDifference,
+      double[] marginalTv,
+      double[][] cramersVReal,
+      double[][] cramersVSynthetic,
+      SigmaRecovery sigmaRecovery) {
     static SynthReport of(FidelityReport f, CovarianceRecovery recovery) {
-      return new SynthReport(f.realUsers(), f.syntheticUsers(), f.items(), f.maxMarginalDistance(),
-          f.meanAbsCramersVDifference(), f.maxAbsCramersVDifference(), f.marginalDistances(),
-          rows(f.realCramersV(), f.items()), rows(f.syntheticCramersV(), f.items()),
+      return new SynthReport(
+          f.realUsers(),
+          f.syntheticUsers(),
+          f.items(),
+          f.maxMarginalDistance(),
+          f.meanAbsCramersVDifference(),
+          f.maxAbsCramersVDifference(),
+          f.marginalDistances(),
+          rows(f.realCramersV(), f.items()),
+          rows(f.syntheticCramersV(), f.items()),
           recovery == null ? null : SigmaRecovery.of(recovery));
     }
   }
 
-  /** How well {@code synth report --model} recovers the Σ of {@code --truth} ({@link CovarianceRecovery}). */
-  record SigmaRecovery(double traceRatio, double slope, double correlation, double meanVarianceRatio,
-      double alignmentResidual, double[][] sigmaTrue, double[][] sigmaAligned) {
+  /**
+   * How well {@code synth report --model} recovers the Σ of {@code --truth} ({@link
+   * CovarianceRecovery}).
+   */
+  record SigmaRecovery(
+      double traceRatio,
+      double slope,
+      double correlation,
+      double meanVarianceRatio,
+      double alignmentResidual,
+      double[][] sigmaTrue,
+      double[][] sigmaAligned) {
     static SigmaRecovery of(CovarianceRecovery r) {
-      return new SigmaRecovery(r.traceRatio(), r.slope(), r.correlation(), r.meanVarianceRatio(),
-          r.alignmentResidual(), rows(r.trueCovariance(), r.latent()), rows(r.alignedCovariance(), r.latent()));
+      return new SigmaRecovery(
+          r.traceRatio(),
+          r.slope(),
+          r.correlation(),
+          r.meanVarianceRatio(),
+          r.alignmentResidual(),
+          rows(r.trueCovariance(), r.latent()),
+          rows(r.alignedCovariance(), r.latent()));
     }
   }
 

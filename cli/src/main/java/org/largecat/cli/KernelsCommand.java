@@ -21,11 +21,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code largecat kernels}: the backend listing, and {@code eval} of functions on standard input. */
-@Command(name = "kernels", description = "Lists the backends, why any is unavailable, and auto's choice per family.",
+/**
+ * {@code largecat kernels}: the backend listing, and {@code eval} of functions on standard input.
+ */
+@Command(
+    name = "kernels",
+    description = "Lists the backends, why any is unavailable, and auto's choice per family.",
     subcommands = KernelsCommand.Eval.class)
 final class KernelsCommand implements Callable<Integer> {
-  private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
   private final Largecat.Streams streams;
 
@@ -40,15 +45,23 @@ final class KernelsCommand implements Callable<Integer> {
   }
 
   /** {@code largecat kernels eval}. */
-  @Command(name = "eval", description = "Evaluates FUNCTION for each line of standard input (its inputs) and prints"
-      + " a line of its outputs, tab-separated.")
+  @Command(
+      name = "eval",
+      description =
+          "Evaluates FUNCTION for each line of standard input (its inputs) and prints"
+              + " a line of its outputs, tab-separated.")
   static final class Eval implements Callable<Integer> {
     private final Largecat.Streams streams;
 
-    @Parameters(paramLabel = "FUNCTION", description = "The function; its columns are listed below.")
+    @Parameters(
+        paramLabel = "FUNCTION",
+        description = "The function; its columns are listed below.")
     EvalFunction function;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "A backend to force (see 'largecat kernels').")
+    @Option(
+        names = "--backend",
+        paramLabel = "NAME",
+        description = "A backend to force (see 'largecat kernels').")
     String backend;
 
     Eval(Largecat.Streams streams) {
@@ -57,12 +70,14 @@ final class KernelsCommand implements Callable<Integer> {
 
     @Spec
     void listFunctions(CommandSpec spec) {
-      spec.usageMessage().footer("%nFUNCTION and its columns (inputs -> outputs):%n" + EvalFunction.usage());
+      spec.usageMessage()
+          .footer("%nFUNCTION and its columns (inputs -> outputs):%n" + EvalFunction.usage());
     }
 
     @Override
     public Integer call() {
-      Kernels kernels = backend == null ? Kernels.get() : Kernels.of(backend.toLowerCase(Locale.ROOT));
+      Kernels kernels =
+          backend == null ? Kernels.get() : Kernels.of(backend.toLowerCase(Locale.ROOT));
       if (backend != null) {
         streams.err().println("largecat: " + kernels.report(Kernels.catalog()));
       }
@@ -73,8 +88,12 @@ final class KernelsCommand implements Callable<Integer> {
   private static void list(PrintStream out) {
     Kernels selected = Kernels.get();
     BackendCatalog catalog = Kernels.catalog();
-    out.printf("largecat kernels on Java %s (%s), %s %s, %d cores%n", System.getProperty("java.version"),
-        System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch"),
+    out.printf(
+        "largecat kernels on Java %s (%s), %s %s, %d cores%n",
+        System.getProperty("java.version"),
+        System.getProperty("java.vm.name"),
+        System.getProperty("os.name"),
+        System.getProperty("os.arch"),
         Runtime.getRuntime().availableProcessors());
     out.printf("%n%-8s %-11s %s%n", "backend", "status", "families, or why not available");
     for (BackendCatalog.Entry e : catalog.entries()) {
@@ -94,17 +113,25 @@ final class KernelsCommand implements Callable<Integer> {
       }
     }
     Kernels auto = Kernels.of(Kernels.AUTO);
-    out.printf("%n%-18s %-8s %s%n", "family", "auto", "this run (backend=" + Kernels.requestedBackend()
-        + (selected.checked() ? ", checked" : "") + ")");
+    out.printf(
+        "%n%-18s %-8s %s%n",
+        "family",
+        "auto",
+        "this run (backend="
+            + Kernels.requestedBackend()
+            + (selected.checked() ? ", checked" : "")
+            + ")");
     for (KernelFamily f : KernelFamily.values()) {
       out.printf("%-18s %-8s %s%n", f.label(), auto.backendOf(f), selected.backendOf(f));
     }
   }
 
-  private static int eval(EvalFunction function, Kernels kernels, InputStream in, PrintStream out, PrintStream err) {
+  private static int eval(
+      EvalFunction function, Kernels kernels, InputStream in, PrintStream out, PrintStream err) {
     List<double[]> rows = new ArrayList<>();
     int bad = 0;
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       int number = 0;
       while ((line = reader.readLine()) != null) {
@@ -113,8 +140,15 @@ final class KernelsCommand implements Callable<Integer> {
         double[] row = null;
         String[] tokens = line.trim().isEmpty() ? new String[0] : line.trim().split("\\s+");
         if (tokens.length != function.inputCount()) {
-          problem = "expected " + function.inputCount() + " number" + (function.inputCount() == 1 ? "" : "s")
-              + " (" + function.inputNames() + "), found " + tokens.length;
+          problem =
+              "expected "
+                  + function.inputCount()
+                  + " number"
+                  + (function.inputCount() == 1 ? "" : "s")
+                  + " ("
+                  + function.inputNames()
+                  + "), found "
+                  + tokens.length;
         } else {
           row = new double[tokens.length];
           for (int i = 0; i < tokens.length && problem == null; i++) {
@@ -130,7 +164,8 @@ final class KernelsCommand implements Callable<Integer> {
           }
         }
         if (problem != null) {
-          err.println("largecat kernels eval " + function.label() + ": line " + number + ": " + problem);
+          err.println(
+              "largecat kernels eval " + function.label() + ": line " + number + ": " + problem);
           bad++;
         } else {
           rows.add(row);
@@ -140,8 +175,14 @@ final class KernelsCommand implements Callable<Integer> {
       throw new UncheckedIOException("reading standard input", e);
     }
     if (bad > 0) {
-      err.println("largecat kernels eval " + function.label() + ": " + bad + " malformed line"
-          + (bad == 1 ? "" : "s") + "; nothing evaluated");
+      err.println(
+          "largecat kernels eval "
+              + function.label()
+              + ": "
+              + bad
+              + " malformed line"
+              + (bad == 1 ? "" : "s")
+              + "; nothing evaluated");
       return 2;
     }
     double[][] inputs = new double[function.inputCount()][rows.size()];

@@ -29,11 +29,15 @@ final class OptionTypes {
     command.registerConverter(Experiment.class, label(Experiment::byLabel));
     command.registerConverter(BenchProfile.class, label(BenchProfile::byLabel));
     command.registerConverter(EvalFunction.class, label(EvalFunction::byLabel));
-    command.registerConverter(TextFormat.class, label(s -> switch (s) {
-      case "xc" -> TextFormat.EXTREME_CLASSIFICATION;
-      case "libsvm" -> TextFormat.LIBSVM;
-      default -> throw new IllegalArgumentException("'" + s + "' is not xc or libsvm");
-    }));
+    command.registerConverter(
+        TextFormat.class,
+        label(
+            s ->
+                switch (s) {
+                  case "xc" -> TextFormat.EXTREME_CLASSIFICATION;
+                  case "libsvm" -> TextFormat.LIBSVM;
+                  default -> throw new IllegalArgumentException("'" + s + "' is not xc or libsvm");
+                }));
   }
 
   private static <T> ITypeConverter<T> label(Function<String, T> byLabel) {

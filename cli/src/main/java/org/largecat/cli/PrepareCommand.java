@@ -18,29 +18,44 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code largecat data prepare NAME --out DIR}: converts a real dataset installed from a Debian package
- * into the repository's text format with a training / test split (see {@link PreparedSet}); a missing
- * package is an error naming the line that installs it.
+ * {@code largecat data prepare NAME --out DIR}: converts a real dataset installed from a Debian
+ * package into the repository's text format with a training / test split (see {@link PreparedSet});
+ * a missing package is an error naming the line that installs it.
  */
-@Command(name = "prepare", description = {"Converts a real set from its Debian package (dataset-fashion-mnist;"
-    + " bible-kjv; r-cran-mlbench for glass and letter; r-cran-mnp) to DIR/train.txt, test.txt, classes.txt and"
-    + " README.txt (the recipe, N, D, K, split and package version)."})
+@Command(
+    name = "prepare",
+    description = {
+      "Converts a real set from its Debian package (dataset-fashion-mnist;"
+          + " bible-kjv; r-cran-mlbench for glass and letter; r-cran-mnp) to DIR/train.txt, test.txt, classes.txt and"
+          + " README.txt (the recipe, N, D, K, split and package version)."
+    })
 final class PrepareCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "fashion-mnist|kjv-nextword|glass|letter|detergent", description = "The set.")
+  @Parameters(
+      paramLabel = "fashion-mnist|kjv-nextword|glass|letter|detergent",
+      description = "The set.")
   String name;
 
-  @Option(names = "--out", paramLabel = "DIR", required = true, description = "The directory to write.")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      required = true,
+      description = "The directory to write.")
   Path dir;
 
-  @Option(names = "--seed", paramLabel = "N", description = "The seed of the glass and detergent splits (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "The seed of the glass and detergent splits (default: ${DEFAULT-VALUE}).")
   long seed = 1;
 
-  @Option(names = "--source", paramLabel = "DIR", description = "fashion-mnist's IDX directory (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--source",
+      paramLabel = "DIR",
+      description = "fashion-mnist's IDX directory (default: ${DEFAULT-VALUE}).")
   Path source = FashionMnist.DEFAULT_DIR;
 
   PrepareCommand(Largecat.Streams streams) {
@@ -52,29 +67,39 @@ final class PrepareCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     RDataset rSet = RDataset.byName(name);
-    List<String> options = switch (name) {
-      case "fashion-mnist" -> List.of("--out", "--source");
-      case "kjv-nextword", "letter" -> List.of("--out");
-      default -> {
-        if (rSet == null) {
-          throw new ParameterException(spec.commandLine(), "unknown set '" + name
-              + "' (fashion-mnist, kjv-nextword, glass, letter or detergent)");
-        }
-        yield List.of("--out", "--seed");
-      }
-    };
+    List<String> options =
+        switch (name) {
+          case "fashion-mnist" -> List.of("--out", "--source");
+          case "kjv-nextword", "letter" -> List.of("--out");
+          default -> {
+            if (rSet == null) {
+              throw new ParameterException(
+                  spec.commandLine(),
+                  "unknown set '"
+                      + name
+                      + "' (fashion-mnist, kjv-nextword, glass, letter or detergent)");
+            }
+            yield List.of("--out", "--seed");
+          }
+        };
     for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
       if (!options.contains(given.longestName())) {
-        throw new ParameterException(spec.commandLine(), given.longestName() + " does not apply to " + name);
+        throw new ParameterException(
+            spec.commandLine(), given.longestName() + " does not apply to " + name);
       }
     }
-    PreparedSet set = switch (name) {
-      case "fashion-mnist" -> FashionMnist.prepare(source);
-      case "kjv-nextword" -> KjvNextWord.prepare();
-      default -> rSet.prepare(seed);
-    };
+    PreparedSet set =
+        switch (name) {
+          case "fashion-mnist" -> FashionMnist.prepare(source);
+          case "kjv-nextword" -> KjvNextWord.prepare();
+          default -> rSet.prepare(seed);
+        };
     set.write(dir);
-    out.println(set.summary() + "; wrote " + dir.resolve("train.txt") + ", test.txt, classes.txt, README.txt");
+    out.println(
+        set.summary()
+            + "; wrote "
+            + dir.resolve("train.txt")
+            + ", test.txt, classes.txt, README.txt");
     err.println("source: " + set.source());
     return 0;
   }

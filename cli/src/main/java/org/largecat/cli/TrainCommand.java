@@ -7,9 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
-import org.largecat.train.doublesum.DoubleSumOptions;
-import org.largecat.train.doublesum.DoubleSumTrainers;
-import org.largecat.train.TrainingDivergedException;
 import org.largecat.eval.Evaluation;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
@@ -20,8 +17,11 @@ import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
+import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.doublesum.DoubleSumOptions;
+import org.largecat.train.doublesum.DoubleSumTrainers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,62 +29,94 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed and test scores. */
-@Command(name = "train", description = {
-    "Trains a model; progress on standard error, a JSON summary with --json.",
-    "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax (A&R; adaptive step), nce, is (n = --batch 100,"
-        + " m = --sampled 5), sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch (n = --batch 5,"
-        + " m = --sampled 5); the last seven plain SGD x0.9 per epoch."})
+/**
+ * {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed
+ * and test scores.
+ */
+@Command(
+    name = "train",
+    description = {
+      "Trains a model; progress on standard error, a JSON summary with --json.",
+      "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax (A&R; adaptive step), nce, is (n = --batch 100,"
+          + " m = --sampled 5), sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch (n = --batch 5,"
+          + " m = --sampled 5); the last seven plain SGD x0.9 per epoch."
+    })
 final class TrainCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  Shared shared;
+  @Mixin Shared shared;
 
-  @Mixin
-  DataFiles data;
+  @Mixin DataFiles data;
 
   @Option(names = "--test", paramLabel = "FILE", description = "A test set to score the model on.")
   Path testFile;
 
-  @Option(names = "--iterations", paramLabel = "T", converter = OptionTypes.Count.class,
+  @Option(
+      names = "--iterations",
+      paramLabel = "T",
+      converter = OptionTypes.Count.class,
       description = "Steps to take, instead of --epochs.")
   Integer iterations;
 
-  @Option(names = "--epochs", paramLabel = "E", converter = OptionTypes.Count.class, defaultValue = "5",
+  @Option(
+      names = "--epochs",
+      paramLabel = "E",
+      converter = OptionTypes.Count.class,
+      defaultValue = "5",
       description = "Passes over the training set (default: ${DEFAULT-VALUE}).")
   int epochs;
 
-  @Option(names = "--step", paramLabel = "adaptive|sgd",
-      description = "A&R's adaptive schedule (the A&R methods' default) or plain SGD x0.9 per epoch.")
+  @Option(
+      names = "--step",
+      paramLabel = "adaptive|sgd",
+      description =
+          "A&R's adaptive schedule (the A&R methods' default) or plain SGD x0.9 per epoch.")
   Step step;
 
-  @Option(names = "--learning-rate", paramLabel = "X", converter = OptionTypes.PositiveNumber.class,
+  @Option(
+      names = "--learning-rate",
+      paramLabel = "X",
+      converter = OptionTypes.PositiveNumber.class,
       description = "The initial step size (default: the method's).")
   Double learningRate;
 
-  @Option(names = "--sampling", paramLabel = "per-example|shared", defaultValue = "per-example",
-      description = "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sampling",
+      paramLabel = "per-example|shared",
+      defaultValue = "per-example",
+      description =
+          "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
   Sampling sampling;
 
-  @Option(names = "--sampling-power", paramLabel = "P", converter = OptionTypes.PositiveNumber.class,
+  @Option(
+      names = "--sampling-power",
+      paramLabel = "P",
+      converter = OptionTypes.PositiveNumber.class,
       description = "Sample classes by frequency^P (default: uniformly).")
   double samplingPower;
 
-  @Option(names = "--prior-variance", paramLabel = "V", converter = OptionTypes.NonNegativeNumber.class,
-      defaultValue = "0", description = "A N(0, V) prior on the weights, MAP (default: ${DEFAULT-VALUE}, maximum likelihood).")
+  @Option(
+      names = "--prior-variance",
+      paramLabel = "V",
+      converter = OptionTypes.NonNegativeNumber.class,
+      defaultValue = "0",
+      description =
+          "A N(0, V) prior on the weights, MAP (default: ${DEFAULT-VALUE}, maximum likelihood).")
   double priorVariance;
 
   @Option(names = "--init", paramLabel = "MODEL", description = "A saved model to start from.")
   Path init;
 
-  @Option(names = "--scale-max", description = "Divide each feature by its largest absolute value in training.")
+  @Option(
+      names = "--scale-max",
+      description = "Divide each feature by its largest absolute value in training.")
   boolean scaleMax;
 
-  @Option(names = "--drop-unseen", description = "Drop the test examples whose class never occurs in training.")
+  @Option(
+      names = "--drop-unseen",
+      description = "Drop the test examples whose class never occurs in training.")
   boolean dropUnseen;
 
   @Option(names = "--model", paramLabel = "OUT", description = "Where to write the trained model.")
@@ -97,7 +129,10 @@ final class TrainCommand implements Callable<Integer> {
     this.streams = streams;
   }
 
-  enum Step { ADAPTIVE, SGD }
+  enum Step {
+    ADAPTIVE,
+    SGD
+  }
 
   /**
    * The options train and tune share, and the trainer they make: {@code --ridge} is the double-sum
@@ -107,35 +142,57 @@ final class TrainCommand implements Callable<Integer> {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--train", paramLabel = "FILE", required = true, description = "The training set.")
+    @Option(
+        names = "--train",
+        paramLabel = "FILE",
+        required = true,
+        description = "The training set.")
     Path trainFile;
 
-    @Option(names = "--method", paramLabel = "METHOD", required = true, description = "The training method.")
+    @Option(
+        names = "--method",
+        paramLabel = "METHOD",
+        required = true,
+        description = "The training method.")
     Method method;
 
-    @Option(names = "--batch", paramLabel = "B", converter = OptionTypes.Count.class,
+    @Option(
+        names = "--batch",
+        paramLabel = "B",
+        converter = OptionTypes.Count.class,
         description = "Examples per step, n (default: the method's).")
     Integer batch;
 
-    @Option(names = "--sampled", paramLabel = "S", converter = OptionTypes.Count.class,
+    @Option(
+        names = "--sampled",
+        paramLabel = "S",
+        converter = OptionTypes.Count.class,
         description = "Classes sampled per step, m (default: the method's).")
     Integer sampled;
 
     @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
     Long seed;
 
-    @Option(names = "--threads", paramLabel = "N", converter = OptionTypes.Count.class,
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        converter = OptionTypes.Count.class,
         description = "Worker threads (default: one per core).")
     Integer threads;
 
-    @Option(names = "--ridge", paramLabel = "MU", converter = OptionTypes.PositiveNumber.class,
+    @Option(
+        names = "--ridge",
+        paramLabel = "MU",
+        converter = OptionTypes.PositiveNumber.class,
         description = "The double-sum methods' mu (default: 0).")
     Double ridge;
 
     /** {@code defaults} with the sizes, seed and threads given. */
     TrainingOptions apply(TrainingOptions defaults) {
       return defaults
-          .withBatch(Objects.requireNonNullElse(batch, defaults.batch()), Objects.requireNonNullElse(sampled, defaults.sampled()))
+          .withBatch(
+              Objects.requireNonNullElse(batch, defaults.batch()),
+              Objects.requireNonNullElse(sampled, defaults.sampled()))
           .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
           .withThreads(Objects.requireNonNullElse(threads, defaults.threads()));
     }
@@ -144,7 +201,8 @@ final class TrainCommand implements Callable<Integer> {
     Trainer trainer(Dataset train, LinearModel model, TrainingOptions options, Kernels kernels) {
       if (!options.method().isDoubleSum()) {
         if (ridge != null) {
-          throw new ParameterException(command.commandLine(), "--ridge applies to the double-sum methods only");
+          throw new ParameterException(
+              command.commandLine(), "--ridge applies to the double-sum methods only");
         }
         return Trainers.create(train, model, options, kernels);
       }
@@ -157,33 +215,43 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ =
-   * {@code --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and
-   * the double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default
-   * {@link TrainingOptions#defaultSgdLearningRate}.
+   * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ = {@code
+   * --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and the
+   * double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default {@link
+   * TrainingOptions#defaultSgdLearningRate}.
    */
   private StepSizeSchedule stepSize(Method method) {
     StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
-    boolean sgdOnly = method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
+    boolean sgdOnly =
+        method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
     return switch (Objects.requireNonNullElse(step, sgdOnly ? Step.SGD : Step.ADAPTIVE)) {
       case ADAPTIVE -> {
         if (sgdOnly) {
           throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
-        yield new StepSizeSchedule.Adaptive(Objects.requireNonNullElse(learningRate, paper.rho0()), paper.decay(),
-            paper.every(), paper.smoothing());
+        yield new StepSizeSchedule.Adaptive(
+            Objects.requireNonNullElse(learningRate, paper.rho0()),
+            paper.decay(),
+            paper.every(),
+            paper.smoothing());
       }
-      case SGD -> new StepSizeSchedule.Sgd(Objects.requireNonNullElse(learningRate,
-          TrainingOptions.defaultSgdLearningRate(method)), 0.9);
+      case SGD ->
+          new StepSizeSchedule.Sgd(
+              Objects.requireNonNullElse(
+                  learningRate, TrainingOptions.defaultSgdLearningRate(method)),
+              0.9);
     };
   }
 
   /** The training options of {@code method} from the command line. */
   private TrainingOptions options(Method method) {
     if (method.isDoubleSum() && (given("--sampling") || given("--prior-variance"))) {
-      throw usage("--sampling and --prior-variance apply to the sampled-bound methods, not " + method.label());
+      throw usage(
+          "--sampling and --prior-variance apply to the sampled-bound methods, not "
+              + method.label());
     }
-    return shared.apply(TrainingOptions.defaults(method))
+    return shared
+        .apply(TrainingOptions.defaults(method))
         .withSamplingPower(samplingPower)
         .withStepSize(stepSize(method))
         .withSampling(sampling)
@@ -199,12 +267,26 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   /** A saved model to go on from ({@code --init}); local parameters start afresh. */
-  private static LinearModel savedModel(Path init, Method method, Dataset train) throws IOException {
+  private static LinearModel savedModel(Path init, Method method, Dataset train)
+      throws IOException {
     LinearModel model = ModelFile.read(init);
-    if (model.link() != method.link() || model.classes() != train.classes() || model.columns() != train.columns()) {
-      throw new IllegalArgumentException(init + ": a " + model.link() + " model with K = " + model.classes() + ", D = "
-          + model.columns() + " cannot start " + method.label() + " on data with K = " + train.classes() + ", D = "
-          + train.columns());
+    if (model.link() != method.link()
+        || model.classes() != train.classes()
+        || model.columns() != train.columns()) {
+      throw new IllegalArgumentException(
+          init
+              + ": a "
+              + model.link()
+              + " model with K = "
+              + model.classes()
+              + ", D = "
+              + model.columns()
+              + " cannot start "
+              + method.label()
+              + " on data with K = "
+              + train.classes()
+              + ", D = "
+              + train.columns());
     }
     return model;
   }
@@ -222,11 +304,17 @@ final class TrainCommand implements Callable<Integer> {
     if (test != null && dropUnseen) {
       int before = test.rows();
       test = Preprocessing.dropUnseenClasses(train, test);
-      err.printf("train: dropped %d of %d test examples whose class never occurs in training%n", before - test.rows(), before);
+      err.printf(
+          "train: dropped %d of %d test examples whose class never occurs in training%n",
+          before - test.rows(), before);
     }
     if (scaleMax) {
       if (test == null) {
-        train = new Dataset(train.features().scaleColumns(train.features().columnMaxAbs()), train.labels(), train.classes());
+        train =
+            new Dataset(
+                train.features().scaleColumns(train.features().columnMaxAbs()),
+                train.labels(),
+                train.classes());
       } else {
         Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(train, test);
         train = scaled[0];
@@ -235,16 +323,31 @@ final class TrainCommand implements Callable<Integer> {
     }
     TrainingOptions options = options(method);
     Kernels kernels = Kernels.get();
-    LinearModel model = init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
+    LinearModel model =
+        init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
     boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
-    err.printf("train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n", method.label(),
-        train.rows(), train.columns(), train.classes(), train.features().getClass().getSimpleName(),
-        onePair ? 1 : options.batch(), onePair ? 1 : options.sampled(), options.threads());
+    err.printf(
+        "train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n",
+        method.label(),
+        train.rows(),
+        train.columns(),
+        train.classes(),
+        train.features().getClass().getSimpleName(),
+        onePair ? 1 : options.batch(),
+        onePair ? 1 : options.sampled(),
+        options.threads());
     TrainingRun run;
     try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
       int perEpoch = trainer.iterationsPerEpoch();
-      run = TrainingRun.run(trainer, iterations != null ? iterations : perEpoch * epochs, 2, (t, total, bound, seconds) -> err.printf(
-          "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n", t, total, t / (double) perEpoch, bound, t / seconds));
+      run =
+          TrainingRun.run(
+              trainer,
+              iterations != null ? iterations : perEpoch * epochs,
+              2,
+              (t, total, bound, seconds) ->
+                  err.printf(
+                      "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
+                      t, total, t / (double) perEpoch, bound, t / seconds));
     } catch (TrainingDivergedException e) {
       err.println("largecat: train: " + e.getMessage());
       return 1;
@@ -253,18 +356,36 @@ final class TrainCommand implements Callable<Integer> {
       ModelFile.write(model, modelFile);
       err.println("train: model written to " + modelFile);
     }
-    Evaluation.Result scores = test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
-    JsonOutputs.Train summary = new JsonOutputs.Train(method.label(), kernels.describeChoice(), run.iterations(),
-        run.seconds(), run.secondsPerEpoch(), run.lastEpochBound(), scores == null ? null : scores.meanLogLikelihood(),
-        scores == null ? null : scores.accuracy(), scores == null ? null : scores.topKAccuracy());
+    Evaluation.Result scores =
+        test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
+    JsonOutputs.Train summary =
+        new JsonOutputs.Train(
+            method.label(),
+            kernels.describeChoice(),
+            run.iterations(),
+            run.seconds(),
+            run.secondsPerEpoch(),
+            run.lastEpochBound(),
+            scores == null ? null : scores.meanLogLikelihood(),
+            scores == null ? null : scores.accuracy(),
+            scores == null ? null : scores.topKAccuracy());
     if (json) {
       out.println(Json.line(summary));
     } else {
-      out.printf("%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
-          method.label(), run.iterations(), run.seconds(), run.secondsPerEpoch(), run.lastEpochBound());
+      out.printf(
+          "%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
+          method.label(),
+          run.iterations(),
+          run.seconds(),
+          run.secondsPerEpoch(),
+          run.lastEpochBound());
       if (scores != null) {
-        out.printf("test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
-            scores.meanLogLikelihood(), scores.accuracy(), scores.topKAccuracy(), scores.examples());
+        out.printf(
+            "test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
+            scores.meanLogLikelihood(),
+            scores.accuracy(),
+            scores.topKAccuracy(),
+            scores.examples());
       }
     }
     return 0;

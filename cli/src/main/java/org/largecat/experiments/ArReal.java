@@ -17,34 +17,54 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
-import org.largecat.train.sampled.SampledTrainer;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.SampledTrainer;
 
 /**
  * A&R Tables 2–3 and Figure 2: time per epoch, test log-likelihood and accuracy of exact softmax,
- * OVE and A&R softmax / probit / logistic, and the bound against time. {@code ar-real} runs the real
- * sets prepared here: Fashion-MNIST with the paper's MNIST settings (|B| = 500, |S| = 1, 35,000
- * iterations, features divided by their maximum) and the paper's MNIST figures beside it for shape
- * (Fashion-MNIST is the harder set); kjv-nextword with |B| = 500, |S| = 100, where exact softmax,
- * whose every step touches all K rows, runs a tenth of the iterations.
- * {@code ar-linear} runs generated linear softmax data, whose generating model's test log-likelihood
- * is the reference no fitted model should beat by more than chance. Probit and logistic
- * log-likelihoods are exact quadratures costing O(K) per node, so on large sets they are measured on
- * the first {@value #QUADRATURE_EXAMPLES} test examples.
+ * OVE and A&R softmax / probit / logistic, and the bound against time. {@code ar-real} runs the
+ * real sets prepared here: Fashion-MNIST with the paper's MNIST settings (|B| = 500, |S| = 1,
+ * 35,000 iterations, features divided by their maximum) and the paper's MNIST figures beside it for
+ * shape (Fashion-MNIST is the harder set); kjv-nextword with |B| = 500, |S| = 100, where exact
+ * softmax, whose every step touches all K rows, runs a tenth of the iterations. {@code ar-linear}
+ * runs generated linear softmax data, whose generating model's test log-likelihood is the reference
+ * no fitted model should beat by more than chance. Probit and logistic log-likelihoods are exact
+ * quadratures costing O(K) per node, so on large sets they are measured on the first {@value
+ * #QUADRATURE_EXAMPLES} test examples.
  */
 public final class ArReal {
   static final int QUADRATURE_EXAMPLES = 2000;
-  private static final Method[] METHODS = {Method.EXACT_SOFTMAX, Method.OVE, Method.AR_SOFTMAX, Method.AR_PROBIT,
-      Method.AR_LOGISTIC};
-  /** MNIST row of A&R Tables 2 and 3, in METHODS order: seconds per epoch (no exact figure), log-likelihood, accuracy. */
-  private static final double[][] PAPER_MNIST = {{Double.NaN, -0.261, 0.927}, {0.336, -0.276, 0.919},
-      {0.337, -0.271, 0.924}, {0.431, -0.302, 0.918}, {0.511, -0.287, 0.917}};
-  private static final List<String> COLUMNS = List.of("dataset", "method", "iterations", "seconds_per_epoch",
-      "test_loglik", "test_accuracy", "test_examples", "paper_seconds_per_epoch", "paper_test_loglik",
-      "paper_test_accuracy");
+  private static final Method[] METHODS = {
+    Method.EXACT_SOFTMAX, Method.OVE, Method.AR_SOFTMAX, Method.AR_PROBIT, Method.AR_LOGISTIC
+  };
+
+  /**
+   * MNIST row of A&R Tables 2 and 3, in METHODS order: seconds per epoch (no exact figure),
+   * log-likelihood, accuracy.
+   */
+  private static final double[][] PAPER_MNIST = {
+    {Double.NaN, -0.261, 0.927},
+    {0.336, -0.276, 0.919},
+    {0.337, -0.271, 0.924},
+    {0.431, -0.302, 0.918},
+    {0.511, -0.287, 0.917}
+  };
+
+  private static final List<String> COLUMNS =
+      List.of(
+          "dataset",
+          "method",
+          "iterations",
+          "seconds_per_epoch",
+          "test_loglik",
+          "test_accuracy",
+          "test_examples",
+          "paper_seconds_per_epoch",
+          "paper_test_loglik",
+          "paper_test_accuracy");
 
   /**
    * One dataset of the comparison.
@@ -53,8 +73,15 @@ public final class ArReal {
    * @param quadratureExamples the test examples on which probit and logistic are scored
    * @param paper the paper's (seconds per epoch, log-likelihood, accuracy) per method, or null
    */
-  private record ComparisonSet(String name, Dataset train, Dataset test, int sampled, int iterations,
-      int exactIterations, int quadratureExamples, double[][] paper) {}
+  private record ComparisonSet(
+      String name,
+      Dataset train,
+      Dataset test,
+      int sampled,
+      int iterations,
+      int exactIterations,
+      int quadratureExamples,
+      double[][] paper) {}
 
   private ArReal() {}
 
@@ -63,21 +90,45 @@ public final class ArReal {
     ResultTable table = new ResultTable("ar-real", COLUMNS);
     List<Path> figures = new ArrayList<>();
     Dataset[] fashion = read(settings, "fashion-mnist");
-    Dataset[] scaled = Preprocessing.scaleByTrainingMaximum(PreparedSets.dense(fashion[0]),
-        PreparedSets.dense(fashion[1]));
+    Dataset[] scaled =
+        Preprocessing.scaleByTrainingMaximum(
+            PreparedSets.dense(fashion[0]), PreparedSets.dense(fashion[1]));
     int fashionIterations = settings.iterations(35_000, 3_000);
-    figures.addAll(compare(table, new ComparisonSet("fashion-mnist", scaled[0], scaled[1], 1, fashionIterations,
-        fashionIterations, Integer.MAX_VALUE, PAPER_MNIST), settings));
+    figures.addAll(
+        compare(
+            table,
+            new ComparisonSet(
+                "fashion-mnist",
+                scaled[0],
+                scaled[1],
+                1,
+                fashionIterations,
+                fashionIterations,
+                Integer.MAX_VALUE,
+                PAPER_MNIST),
+            settings));
     Dataset[] kjv = read(settings, "kjv-nextword");
     int kjvIterations = settings.iterations(20_000, 1_000);
-    figures.addAll(compare(table, new ComparisonSet("kjv-nextword", kjv[0], kjv[1], 100, kjvIterations,
-        kjvIterations / 10, QUADRATURE_EXAMPLES, null), settings));
+    figures.addAll(
+        compare(
+            table,
+            new ComparisonSet(
+                "kjv-nextword",
+                kjv[0],
+                kjv[1],
+                100,
+                kjvIterations,
+                kjvIterations / 10,
+                QUADRATURE_EXAMPLES,
+                null),
+            settings));
     return new ExperimentResult(List.of(table), figures);
   }
 
   /**
-   * {@code ar-linear}: linear softmax data with known truth, K = 200, D = 20, |S| = 20, 20 epochs (quick:
-   * 20,000 training examples, full: 200,000); the generating model is scored as the reference row "truth".
+   * {@code ar-linear}: linear softmax data with known truth, K = 200, D = 20, |S| = 20, 20 epochs
+   * (quick: 20,000 training examples, full: 200,000); the generating model is scored as the
+   * reference row "truth".
    */
   static ExperimentResult linear(ExperimentSettings settings) throws IOException {
     int rows = settings.quick() ? 20_000 : 200_000;
@@ -87,30 +138,58 @@ public final class ArReal {
     Dataset train = all.subset(IntStream.range(0, rows).toArray());
     Dataset test = all.subset(IntStream.range(rows, rows + testRows).toArray());
     ResultTable table = new ResultTable("ar-linear", COLUMNS);
-    LinearModel truth = new LinearModel(Link.SOFTMAX, all.classes(), all.columns(), generated.weights(),
-        generated.biases());
+    LinearModel truth =
+        new LinearModel(
+            Link.SOFTMAX, all.classes(), all.columns(), generated.weights(), generated.biases());
     Evaluation.Result r = Evaluation.evaluate(truth, test, Kernels.get(), 5, settings.threads());
-    table.add("linear-softmax", "truth", 0, Double.NaN, r.meanLogLikelihood(), r.accuracy(), r.examples(), Double.NaN,
-        Double.NaN, Double.NaN);
+    table.add(
+        "linear-softmax",
+        "truth",
+        0,
+        Double.NaN,
+        r.meanLogLikelihood(),
+        r.accuracy(),
+        r.examples(),
+        Double.NaN,
+        Double.NaN,
+        Double.NaN);
     int iterations = settings.iterations(20 * rows / 500, 20 * rows / 500);
-    List<Path> figures = compare(table, new ComparisonSet("linear-softmax", train, test, 20, iterations, iterations,
-        QUADRATURE_EXAMPLES, null), settings);
+    List<Path> figures =
+        compare(
+            table,
+            new ComparisonSet(
+                "linear-softmax",
+                train,
+                test,
+                20,
+                iterations,
+                iterations,
+                QUADRATURE_EXAMPLES,
+                null),
+            settings);
     return new ExperimentResult(List.of(table), figures);
   }
 
-  /** Trains every method on one set, adds its rows to {@code table} and returns Figure 2's files. */
-  private static List<Path> compare(ResultTable table, ComparisonSet set, ExperimentSettings settings) throws IOException {
+  /**
+   * Trains every method on one set, adds its rows to {@code table} and returns Figure 2's files.
+   */
+  private static List<Path> compare(
+      ResultTable table, ComparisonSet set, ExperimentSettings settings) throws IOException {
     PrintStream err = settings.err();
     Dataset train = set.train();
     Dataset test = set.test();
-    err.printf("%s %s: N = %d, D = %d, K = %d, %d test examples%n", table.name(), set.name(), train.rows(),
-        train.columns(), train.classes(), test.rows());
+    err.printf(
+        "%s %s: N = %d, D = %d, K = %d, %d test examples%n",
+        table.name(), set.name(), train.rows(), train.columns(), train.classes(), test.rows());
     Kernels kernels = Kernels.get();
     Map<String, double[][]> bounds = new LinkedHashMap<>();
     for (int m = 0; m < METHODS.length; m++) {
       Method method = METHODS[m];
-      TrainingOptions options = TrainingOptions.defaults(method).withBatch(500, set.sampled())
-          .withThreads(settings.threads()).withSampling(settings.sampling());
+      TrainingOptions options =
+          TrainingOptions.defaults(method)
+              .withBatch(500, set.sampled())
+              .withThreads(settings.threads())
+              .withSampling(settings.sampling());
       int steps = method == Method.EXACT_SOFTMAX ? set.exactIterations() : set.iterations();
       LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
       SampledTrainer.initialise(model, options);
@@ -120,17 +199,35 @@ public final class ArReal {
         run = TrainingRun.run(trainer, steps, Progress.REPORT_SECONDS, progress);
       }
       if (method.link() == Link.SOFTMAX) {
-        bounds.put(method == Method.EXACT_SOFTMAX ? "exact log-likelihood" : method.label() + " bound", progress.trace());
+        bounds.put(
+            method == Method.EXACT_SOFTMAX ? "exact log-likelihood" : method.label() + " bound",
+            progress.trace());
       }
-      Dataset scored = method.link() != Link.SOFTMAX && test.rows() > set.quadratureExamples()
-          ? test.subset(IntStream.range(0, set.quadratureExamples()).toArray()) : test;
+      Dataset scored =
+          method.link() != Link.SOFTMAX && test.rows() > set.quadratureExamples()
+              ? test.subset(IntStream.range(0, set.quadratureExamples()).toArray())
+              : test;
       Evaluation.Result r = Evaluation.evaluate(model, scored, kernels, 5, settings.threads());
-      double[] paper = set.paper() == null ? new double[] {Double.NaN, Double.NaN, Double.NaN} : set.paper()[m];
-      table.add(set.name(), method.label(), steps, run.secondsPerEpoch(), r.meanLogLikelihood(), r.accuracy(),
-          r.examples(), paper[0], paper[1], paper[2]);
+      double[] paper =
+          set.paper() == null ? new double[] {Double.NaN, Double.NaN, Double.NaN} : set.paper()[m];
+      table.add(
+          set.name(),
+          method.label(),
+          steps,
+          run.secondsPerEpoch(),
+          r.meanLogLikelihood(),
+          r.accuracy(),
+          r.examples(),
+          paper[0],
+          paper[1],
+          paper[2]);
     }
-    return Plots.lines(set.name() + ": bound on the training log-likelihood (A&R Figure 2)", "seconds",
-        "bound (mean over the last epoch)", bounds, settings.out().resolve(table.name() + "-" + set.name()));
+    return Plots.lines(
+        set.name() + ": bound on the training log-likelihood (A&R Figure 2)",
+        "seconds",
+        "bound (mean over the last epoch)",
+        bounds,
+        settings.out().resolve(table.name() + "-" + set.name()));
   }
 
   /** The prepared train and test sets, the test set without classes the training set lacks. */

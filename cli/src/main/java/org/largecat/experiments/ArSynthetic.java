@@ -10,11 +10,11 @@ import org.largecat.data.SyntheticSet;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
-import org.largecat.train.sampled.SampledTrainer;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.SampledTrainer;
 
 /**
  * A&R §4.1: the K = 10⁴, N = 3·10⁵ toy set with p_k ∝ U², bias-only softmax fitted by A&R and by
@@ -42,30 +42,60 @@ public final class ArSynthetic {
       }
     }
     int effective = kept.size();
-    Dataset data = new Dataset(toy.data().features(), Arrays.stream(toy.data().labels()).map(k -> newLabel[k]).toArray(), effective);
+    Dataset data =
+        new Dataset(
+            toy.data().features(),
+            Arrays.stream(toy.data().labels()).map(k -> newLabel[k]).toArray(),
+            effective);
     double[] truth = new double[effective];
     double[] frequency = new double[effective];
     for (int j = 0; j < effective; j++) {
       truth[j] = Math.exp(toy.biases()[kept.get(j)]);
       frequency[j] = counts[kept.get(j)] / (double) data.rows();
     }
-    err.printf("ar-synthetic: N = %d, K = %d effective classes of 10⁴ (paper: 9,035), %d iterations, |B| = 500, |S| = 100%n",
+    err.printf(
+        "ar-synthetic: N = %d, K = %d effective classes of 10⁴ (paper: 9,035), %d iterations, |B| = 500, |S| = 100%n",
         data.rows(), effective, iterations);
-    ResultTable table = new ResultTable("ar-synthetic", List.of("method", "iterations", "seconds_per_epoch", "bound",
-        "mae_truth", "mae_frequency", "paper_bound", "paper_mae", "paper_seconds_per_epoch"));
+    ResultTable table =
+        new ResultTable(
+            "ar-synthetic",
+            List.of(
+                "method",
+                "iterations",
+                "seconds_per_epoch",
+                "bound",
+                "mae_truth",
+                "mae_frequency",
+                "paper_bound",
+                "paper_mae",
+                "paper_seconds_per_epoch"));
     Kernels kernels = Kernels.get();
     for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
-      TrainingOptions options = TrainingOptions.defaults(method).withThreads(threads).withSampling(settings.sampling());
+      TrainingOptions options =
+          TrainingOptions.defaults(method).withThreads(threads).withSampling(settings.sampling());
       LinearModel model = LinearModel.zeros(method.link(), effective, 0);
       SampledTrainer.initialise(model, options);
       TrainingRun run;
       try (Trainer trainer = Trainers.create(data, model, options, kernels)) {
-        run = TrainingRun.run(trainer, iterations, Progress.REPORT_SECONDS, new Progress(err, "ar-synthetic " + method.label()));
+        run =
+            TrainingRun.run(
+                trainer,
+                iterations,
+                Progress.REPORT_SECONDS,
+                new Progress(err, "ar-synthetic " + method.label()));
       }
       double[] p = softmax(model.biases());
       boolean ar = method == Method.AR_SOFTMAX;
-      table.add(method.label(), iterations, run.secondsPerEpoch(), run.lastEpochBound(), meanAbsoluteDifference(p, truth),
-          meanAbsoluteDifference(p, frequency), ar ? -2.62e6 : -1.40e9, ar ? 3.00e-6 : 3.65e-6, ar ? 0.196 * 60 : 0.189 * 60);
+      table.add(
+          method.label(),
+          iterations,
+          run.secondsPerEpoch(),
+          run.lastEpochBound(),
+          meanAbsoluteDifference(p, truth),
+          meanAbsoluteDifference(p, frequency),
+          ar ? -2.62e6 : -1.40e9,
+          ar ? 3.00e-6 : 3.65e-6,
+          ar ? 0.196 * 60 : 0.189 * 60);
     }
     return ExperimentResult.of(table, List.of());
   }

@@ -25,26 +25,34 @@ import org.largecat.train.Trainers;
  * categorical-from-binary Table G.3 (App. G.7): glass identification, 10 random splits of the 214
  * examples into 192 training and 22 test examples (stratified, seeded by the fold number), the
  * covariates z-transformed with each split's training mean and deviation; IB-CAVI for CB-probit and
- * CB-logit with a N(0, I) prior from B = 0, stopped when the mean ELBO (over the N x K cells) rose by
- * less than 0.005 in an iteration, as the paper does. Each fit is read through CBC and CBM at the
- * posterior mean: the geometric-mean holdout likelihood exp(sum log p / (F N_test)), the accuracy
- * (Prop. B.5.1 makes it the same for both) and the fit time, beside the paper's IB-CAVI and NUTS figures.
- * A softmax row stands beside the paper's NUTS softmax: the exact-softmax trainer, full batch, to the
- * mode of the same N(0, I) prior (the paper's NUTS gives the posterior mean). The examples are those
- * {@code largecat data prepare glass} wrote, training and test files together.
+ * CB-logit with a N(0, I) prior from B = 0, stopped when the mean ELBO (over the N x K cells) rose
+ * by less than 0.005 in an iteration, as the paper does. Each fit is read through CBC and CBM at
+ * the posterior mean: the geometric-mean holdout likelihood exp(sum log p / (F N_test)), the
+ * accuracy (Prop. B.5.1 makes it the same for both) and the fit time, beside the paper's IB-CAVI
+ * and NUTS figures. A softmax row stands beside the paper's NUTS softmax: the exact-softmax
+ * trainer, full batch, to the mode of the same N(0, I) prior (the paper's NUTS gives the posterior
+ * mean). The examples are those {@code largecat data prepare glass} wrote, training and test files
+ * together.
  */
 public final class CbGlass {
   /** The paper's stopping rule: the mean ELBO per cell rose by less than this. */
   static final double MEAN_ELBO_RISE = 0.005;
+
   private static final int MAX_ITERATIONS = 1000;
+
   /** Full-batch steps of the softmax MAP fit (12,000 give the same figures to four digits). */
   private static final int SOFTMAX_ITERATIONS = 3000;
+
   /**
    * Table G.3, in the order CBC-logit, CBM-logit, CBC-probit, CBM-probit: IB-CAVI mean likelihood,
    * accuracy, seconds; then NUTS mean likelihood, accuracy, seconds.
    */
-  private static final double[][] PAPER = {{0.36, 0.64, 0.30, 0.38, 0.65, 26.07}, {0.36, 0.64, 0.30, 0.38, 0.64, 15.41},
-      {0.35, 0.65, 0.35, 0.34, 0.65, 333.04}, {0.37, 0.65, 0.35, 0.41, 0.64, 59.98}};
+  private static final double[][] PAPER = {
+    {0.36, 0.64, 0.30, 0.38, 0.65, 26.07},
+    {0.36, 0.64, 0.30, 0.38, 0.64, 15.41},
+    {0.35, 0.65, 0.35, 0.34, 0.65, 333.04},
+    {0.37, 0.65, 0.35, 0.41, 0.64, 59.98}
+  };
 
   private CbGlass() {}
 
@@ -56,7 +64,8 @@ public final class CbGlass {
     Dataset all = concatenate(PreparedSets.dense(prepared[0]), PreparedSets.dense(prepared[1]));
     Kernels kernels = Kernels.get();
     Link[] links = {Link.LOGIT, Link.PROBIT};
-    // per link: sum of log p under CBC and CBM, accuracy credit under CBC and CBM, test examples, fit seconds, iterations
+    // per link: sum of log p under CBC and CBM, accuracy credit under CBC and CBM, test examples,
+    // fit seconds, iterations
     double[][] totals = new double[links.length][7];
     // untimed fits on the first split for 1.5 s first, so that no split's time is JIT compilation
     Dataset[] first = split(all, 0);
@@ -71,8 +80,9 @@ public final class CbGlass {
       Dataset test = sets[1];
       for (int l = 0; l < links.length; l++) {
         Fit fit = fit(train, links[l], settings.threads(), kernels);
-        CbPredictor.Predictions p = new CbPredictor(fit.posterior(), kernels)
-            .plugIn(Design.withIntercept(test.features(), kernels));
+        CbPredictor.Predictions p =
+            new CbPredictor(fit.posterior(), kernels)
+                .plugIn(Design.withIntercept(test.features(), kernels));
         int k = train.classes();
         totals[l][0] += CbMetrics.meanLogLikelihood(p.cbc(), k, test.labels()) * test.rows();
         totals[l][1] += CbMetrics.meanLogLikelihood(p.cbm(), k, test.labels()) * test.rows();
@@ -82,16 +92,24 @@ public final class CbGlass {
         totals[l][5] += fit.seconds();
         totals[l][6] += fit.iterations();
       }
-      err.printf("  cb-glass split %d/%d: %d training, %d test examples%n", fold + 1, folds, train.rows(), test.rows());
+      err.printf(
+          "  cb-glass split %d/%d: %d training, %d test examples%n",
+          fold + 1, folds, train.rows(), test.rows());
     }
-    // Softmax for the paper's NUTS column: the posterior mode under the same N(0, I) prior, not its mean.
+    // Softmax for the paper's NUTS column: the posterior mode under the same N(0, I) prior, not its
+    // mean.
     double[] softmax = new double[4]; // sum of log p, accuracy credit, seconds, test examples
     for (int fold = 0; fold < folds; fold++) {
       Dataset[] sets = split(all, fold);
-      LinearModel model = LinearModel.zeros(org.largecat.model.Link.SOFTMAX, sets[0].classes(), sets[0].columns());
+      LinearModel model =
+          LinearModel.zeros(org.largecat.model.Link.SOFTMAX, sets[0].classes(), sets[0].columns());
       long start = System.nanoTime();
-      try (Trainer trainer = Trainers.create(sets[0], model,
-          CbTime.fullBatchSoftmax(sets[0], settings.threads()).withPriorVariance(1), kernels)) {
+      try (Trainer trainer =
+          Trainers.create(
+              sets[0],
+              model,
+              CbTime.fullBatchSoftmax(sets[0], settings.threads()).withPriorVariance(1),
+              kernels)) {
         for (int t = 0; t < SOFTMAX_ITERATIONS; t++) {
           trainer.step();
         }
@@ -102,32 +120,76 @@ public final class CbGlass {
       softmax[1] += r.accuracy() * r.examples();
       softmax[3] += r.examples();
     }
-    ResultTable table = new ResultTable("cb-glass", List.of("model", "inference", "splits", "mean_likelihood",
-        "accuracy", "seconds", "iterations", "paper_mean_likelihood", "paper_accuracy", "paper_seconds",
-        "paper_nuts_mean_likelihood", "paper_nuts_accuracy", "paper_nuts_seconds"));
+    ResultTable table =
+        new ResultTable(
+            "cb-glass",
+            List.of(
+                "model",
+                "inference",
+                "splits",
+                "mean_likelihood",
+                "accuracy",
+                "seconds",
+                "iterations",
+                "paper_mean_likelihood",
+                "paper_accuracy",
+                "paper_seconds",
+                "paper_nuts_mean_likelihood",
+                "paper_nuts_accuracy",
+                "paper_nuts_seconds"));
     for (int l = 0; l < links.length; l++) {
       double[] t = totals[l];
       for (int variant = 0; variant < 2; variant++) {
         double[] paper = PAPER[2 * l + variant];
-        table.add((variant == 0 ? "CBC-" : "CBM-") + links[l].label(), "IB-CAVI", folds, Math.exp(t[variant] / t[4]),
-            t[2 + variant] / t[4], t[5] / folds, t[6] / folds, paper[0], paper[1], paper[2], paper[3], paper[4],
+        table.add(
+            (variant == 0 ? "CBC-" : "CBM-") + links[l].label(),
+            "IB-CAVI",
+            folds,
+            Math.exp(t[variant] / t[4]),
+            t[2 + variant] / t[4],
+            t[5] / folds,
+            t[6] / folds,
+            paper[0],
+            paper[1],
+            paper[2],
+            paper[3],
+            paper[4],
             paper[5]);
       }
     }
-    table.add("softmax", "MAP (exact full-batch)", folds, Math.exp(softmax[0] / softmax[3]), softmax[1] / softmax[3],
-        softmax[2] / folds, SOFTMAX_ITERATIONS, Double.NaN, Double.NaN, Double.NaN, 0.38, 0.64, 20.17);
+    table.add(
+        "softmax",
+        "MAP (exact full-batch)",
+        folds,
+        Math.exp(softmax[0] / softmax[3]),
+        softmax[1] / softmax[3],
+        softmax[2] / folds,
+        SOFTMAX_ITERATIONS,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        0.38,
+        0.64,
+        20.17);
     return ExperimentResult.of(table, List.of());
   }
 
   /** A timed fit: q(B), the seconds it took and the iterations run. */
   private record Fit(CbPosterior posterior, double seconds, int iterations) {}
 
-  /** IB-CAVI from B = 0 until an iteration raises the mean ELBO per cell by less than {@link #MEAN_ELBO_RISE}. */
+  /**
+   * IB-CAVI from B = 0 until an iteration raises the mean ELBO per cell by less than {@link
+   * #MEAN_ELBO_RISE}.
+   */
   private static Fit fit(Dataset train, Link link, int threads, Kernels kernels) {
     long start = System.nanoTime();
     int iterations = 0;
-    try (IbCavi run = IbCavi.start(train, GaussianPrior.isotropic(train.columns() + 1, 1),
-        CaviOptions.of(link).withThreads(threads), kernels)) {
+    try (IbCavi run =
+        IbCavi.start(
+            train,
+            GaussianPrior.isotropic(train.columns() + 1, 1),
+            CaviOptions.of(link).withThreads(threads),
+            kernels)) {
       double cells = (double) train.rows() * train.classes();
       double previous = Double.NEGATIVE_INFINITY;
       while (iterations < MAX_ITERATIONS) {
@@ -142,7 +204,10 @@ public final class CbGlass {
     }
   }
 
-  /** Split {@code fold}: stratified 90/10, seeded by the fold, z-transformed with its training statistics. */
+  /**
+   * Split {@code fold}: stratified 90/10, seeded by the fold, z-transformed with its training
+   * statistics.
+   */
   private static Dataset[] split(Dataset all, int fold) {
     Split split = Split.stratified(all.labels(), all.classes(), 0.1, fold + 1);
     return RDataset.zTransform(split.trainOf(all), split.testOf(all));

@@ -30,25 +30,30 @@ import org.largecat.train.TrainingOptions;
 /**
  * categorical-from-binary Figure 3 (and G.2): holdout log-likelihood and accuracy against training
  * time. IB-CAVI for CB-probit and CB-logit (N(0, I) prior, from B = 0), read at the posterior mean
- * through whichever of CBC and CBM has the larger training likelihood (App. G.4.3's stand-in for BMA),
- * against softmax maximum likelihood, which here replaces the paper's NUTS, Gibbs and ADVI baselines:
- * the exact-softmax trainer, full batch, from B = 0, with the A&R adaptive step (rho0 =
+ * through whichever of CBC and CBM has the larger training likelihood (App. G.4.3's stand-in for
+ * BMA), against softmax maximum likelihood, which here replaces the paper's NUTS, Gibbs and ADVI
+ * baselines: the exact-softmax trainer, full batch, from B = 0, with the A&R adaptive step (rho0 =
  * {@value #SOFTMAX_RHO0}). Training time excludes the holdout evaluations. Sets: the prepared
  * detergent (App. G.4.1), glass and letter, and a G.1.1 simulated set with sigma_high^2 = 2 (App.
- * G.4.1); the quick form runs a small simulated set only. The paper gives curves, not numbers, so the
- * table has no paper columns.
+ * G.4.1); the quick form runs a small simulated set only. The paper gives curves, not numbers, so
+ * the table has no paper columns.
  */
 public final class CbTime {
   /** Figure 3's axes: time on a log scale, y ticks with at most three decimals. */
   private static final Plots.Axes LOG_TIME = new Plots.Axes(true, false, Double.NaN, "0.###");
 
-  /** rho0 of the softmax trainer's adaptive step: the A&R value 0.02 moves B = 0 too slowly for these small sets. */
-  static final double SOFTMAX_RHO0 = 0.1;
-  private static final int MAX_CAVI_ITERATIONS = 500;
   /**
-   * Untimed runs of a method on the same set before its timed one, for this long or the set's budget if
-   * shorter, so that its time is not JIT compilation and first-call set-up (the first 50 IB-CAVI
-   * iterations on detergent take longer than the next 450).
+   * rho0 of the softmax trainer's adaptive step: the A&R value 0.02 moves B = 0 too slowly for
+   * these small sets.
+   */
+  static final double SOFTMAX_RHO0 = 0.1;
+
+  private static final int MAX_CAVI_ITERATIONS = 500;
+
+  /**
+   * Untimed runs of a method on the same set before its timed one, for this long or the set's
+   * budget if shorter, so that its time is not JIT compilation and first-call set-up (the first 50
+   * IB-CAVI iterations on detergent take longer than the next 450).
    */
   private static final double WARM_UP_SECONDS = 2;
 
@@ -57,13 +62,18 @@ public final class CbTime {
   /** A set to run on, with each method's training-time budget in seconds. */
   private record Problem(String name, Dataset train, Dataset test, double seconds) {}
 
-  /** A method's timed run: the holdout evaluations until it stops or has trained for the seconds given. */
+  /**
+   * A method's timed run: the holdout evaluations until it stops or has trained for the seconds
+   * given.
+   */
   @FunctionalInterface
   private interface Fit {
     List<Point> run(double seconds);
   }
 
-  /** One holdout evaluation: iterations and training seconds so far, mean log-likelihood, accuracy. */
+  /**
+   * One holdout evaluation: iterations and training seconds so far, mean log-likelihood, accuracy.
+   */
   private record Point(int iterations, double seconds, double logLikelihood, double accuracy) {}
 
   static ExperimentResult run(ExperimentSettings settings) throws IOException {
@@ -76,20 +86,40 @@ public final class CbTime {
       problems.add(prepared(settings, "letter", 30));
       problems.add(simulated("simulated-large", 20_000, 30, 60, 30));
     }
-    ResultTable table = new ResultTable("cb-time", List.of("dataset", "n_train", "n_test", "k", "m", "method",
-        "iterations", "seconds", "test_loglik", "test_accuracy", "best_test_loglik", "seconds_at_best"));
+    ResultTable table =
+        new ResultTable(
+            "cb-time",
+            List.of(
+                "dataset",
+                "n_train",
+                "n_test",
+                "k",
+                "m",
+                "method",
+                "iterations",
+                "seconds",
+                "test_loglik",
+                "test_accuracy",
+                "best_test_loglik",
+                "seconds_at_best"));
     List<Path> figures = new ArrayList<>();
     Kernels kernels = Kernels.get();
     PrintStream err = settings.err();
     for (Problem problem : problems) {
       int threads = settings.threads();
       Map<String, Fit> fits = new LinkedHashMap<>();
-      fits.put("IB-CAVI CB-probit", seconds -> cavi(problem, org.largecat.cb.Link.PROBIT, seconds, threads, kernels));
-      fits.put("IB-CAVI CB-logit", seconds -> cavi(problem, org.largecat.cb.Link.LOGIT, seconds, threads, kernels));
-      fits.put("softmax ML (exact full-batch)", seconds -> softmax(problem, seconds, threads, kernels));
+      fits.put(
+          "IB-CAVI CB-probit",
+          seconds -> cavi(problem, org.largecat.cb.Link.PROBIT, seconds, threads, kernels));
+      fits.put(
+          "IB-CAVI CB-logit",
+          seconds -> cavi(problem, org.largecat.cb.Link.LOGIT, seconds, threads, kernels));
+      fits.put(
+          "softmax ML (exact full-batch)", seconds -> softmax(problem, seconds, threads, kernels));
       Map<String, List<Point>> traces = new LinkedHashMap<>();
       for (Map.Entry<String, Fit> fit : fits.entrySet()) {
-        long warmedUp = System.nanoTime() + (long) (Math.min(WARM_UP_SECONDS, problem.seconds()) * 1e9);
+        long warmedUp =
+            System.nanoTime() + (long) (Math.min(WARM_UP_SECONDS, problem.seconds()) * 1e9);
         while (System.nanoTime() < warmedUp) {
           fit.getValue().run((warmedUp - System.nanoTime()) * 1e-9);
         }
@@ -100,46 +130,95 @@ public final class CbTime {
       for (Map.Entry<String, List<Point>> e : traces.entrySet()) {
         List<Point> trace = e.getValue();
         double[] seconds = trace.stream().mapToDouble(Point::seconds).toArray();
-        logLikelihood.put(e.getKey(), new double[][] {seconds, trace.stream().mapToDouble(Point::logLikelihood).toArray()});
-        accuracy.put(e.getKey(), new double[][] {seconds, trace.stream().mapToDouble(Point::accuracy).toArray()});
+        logLikelihood.put(
+            e.getKey(),
+            new double[][] {seconds, trace.stream().mapToDouble(Point::logLikelihood).toArray()});
+        accuracy.put(
+            e.getKey(),
+            new double[][] {seconds, trace.stream().mapToDouble(Point::accuracy).toArray()});
         Point last = trace.get(trace.size() - 1);
-        Point best = trace.stream().max((a, b) -> Double.compare(a.logLikelihood(), b.logLikelihood())).orElseThrow();
-        table.add(problem.name(), problem.train().rows(), problem.test().rows(), problem.train().classes(),
-            problem.train().columns(), e.getKey(), last.iterations(), last.seconds(), last.logLikelihood(), last.accuracy(),
-            best.logLikelihood(), best.seconds());
-        err.printf("  cb-time %s %s: %d iterations, %.2f s, holdout log-lik %.4f, accuracy %.4f%n", problem.name(),
-            e.getKey(), last.iterations(), last.seconds(), last.logLikelihood(), last.accuracy());
+        Point best =
+            trace.stream()
+                .max((a, b) -> Double.compare(a.logLikelihood(), b.logLikelihood()))
+                .orElseThrow();
+        table.add(
+            problem.name(),
+            problem.train().rows(),
+            problem.test().rows(),
+            problem.train().classes(),
+            problem.train().columns(),
+            e.getKey(),
+            last.iterations(),
+            last.seconds(),
+            last.logLikelihood(),
+            last.accuracy(),
+            best.logLikelihood(),
+            best.seconds());
+        err.printf(
+            "  cb-time %s %s: %d iterations, %.2f s, holdout log-lik %.4f, accuracy %.4f%n",
+            problem.name(),
+            e.getKey(),
+            last.iterations(),
+            last.seconds(),
+            last.logLikelihood(),
+            last.accuracy());
       }
-      String shape = String.format(Locale.ROOT, "%s (K = %d, M = %d, N = %d)", problem.name(),
-          problem.train().classes(), problem.train().columns(), problem.train().rows() + problem.test().rows());
-      figures.addAll(Plots.panels(List.of(
-          new Plots.Panel(shape + ": holdout log-likelihood (Figure 3)", "training seconds (log scale)",
-              "mean holdout log-likelihood", logLikelihood, LOG_TIME, false),
-          new Plots.Panel(shape + ": holdout accuracy", "training seconds (log scale)", "holdout accuracy", accuracy,
-              LOG_TIME, false)), 2, settings.out().resolve("cb-time-" + problem.name())));
+      String shape =
+          String.format(
+              Locale.ROOT,
+              "%s (K = %d, M = %d, N = %d)",
+              problem.name(),
+              problem.train().classes(),
+              problem.train().columns(),
+              problem.train().rows() + problem.test().rows());
+      figures.addAll(
+          Plots.panels(
+              List.of(
+                  new Plots.Panel(
+                      shape + ": holdout log-likelihood (Figure 3)",
+                      "training seconds (log scale)",
+                      "mean holdout log-likelihood",
+                      logLikelihood,
+                      LOG_TIME,
+                      false),
+                  new Plots.Panel(
+                      shape + ": holdout accuracy",
+                      "training seconds (log scale)",
+                      "holdout accuracy",
+                      accuracy,
+                      LOG_TIME,
+                      false)),
+              2,
+              settings.out().resolve("cb-time-" + problem.name())));
     }
     return ExperimentResult.of(table, figures);
   }
 
-  private static Problem prepared(ExperimentSettings settings, String name, double seconds) throws IOException {
+  private static Problem prepared(ExperimentSettings settings, String name, double seconds)
+      throws IOException {
     Dataset[] sets = PreparedSets.read(settings.data(), name);
     return new Problem(name, PreparedSets.dense(sets[0]), PreparedSets.dense(sets[1]), seconds);
   }
 
   /** App. G.1.1 data with sigma_high^2 = 2 (App. G.4.1), 80/20 split. */
-  private static Problem simulated(String name, int rows, int classes, int covariates, double seconds) {
-    CbSimulation sim = CbSimulation.generate(rows, classes, covariates, Math.sqrt(2), Math.sqrt(0.001), 0.5, 1);
+  private static Problem simulated(
+      String name, int rows, int classes, int covariates, double seconds) {
+    CbSimulation sim =
+        CbSimulation.generate(rows, classes, covariates, Math.sqrt(2), Math.sqrt(0.001), 0.5, 1);
     int trainRows = (int) Math.round(0.8 * rows);
-    return new Problem(name, sim.data().subset(IntStream.range(0, trainRows).toArray()),
-        sim.data().subset(IntStream.range(trainRows, rows).toArray()), seconds);
+    return new Problem(
+        name,
+        sim.data().subset(IntStream.range(0, trainRows).toArray()),
+        sim.data().subset(IntStream.range(trainRows, rows).toArray()),
+        seconds);
   }
 
   /**
-   * IB-CAVI, evaluated after every iteration until the budget is spent or an iteration raised the ELBO by at
-   * most 1e-6 of itself (the engine's default tolerance).
+   * IB-CAVI, evaluated after every iteration until the budget is spent or an iteration raised the
+   * ELBO by at most 1e-6 of itself (the engine's default tolerance).
    */
-  private static List<Point> cavi(Problem problem, org.largecat.cb.Link link, double budget, int threads,
-      Kernels kernels) {
+  private static List<Point> cavi(
+      Problem problem, org.largecat.cb.Link link, double budget, int threads, Kernels kernels) {
     Dataset train = problem.train();
     Dataset test = problem.test();
     int k = train.classes();
@@ -148,8 +227,12 @@ public final class CbTime {
     List<Point> trace = new ArrayList<>();
     long start = System.nanoTime();
     double trained = 0;
-    try (IbCavi run = IbCavi.start(train, GaussianPrior.isotropic(train.columns() + 1, 1),
-        CaviOptions.of(link).withThreads(threads), kernels)) {
+    try (IbCavi run =
+        IbCavi.start(
+            train,
+            GaussianPrior.isotropic(train.columns() + 1, 1),
+            CaviOptions.of(link).withThreads(threads),
+            kernels)) {
       CaviOptions defaults = CaviOptions.of(link);
       double previous = Double.NEGATIVE_INFINITY;
       for (int t = 0; t < MAX_CAVI_ITERATIONS && trained < budget; t++) {
@@ -161,25 +244,38 @@ public final class CbTime {
         trained += (System.nanoTime() - start) * 1e-9;
         CbPredictor predictor = new CbPredictor(run.posterior(), kernels);
         CbPredictor.Predictions fitted = predictor.plugIn(trainDesign);
-        boolean cbc = CbMetrics.meanLogLikelihood(fitted.cbc(), k, train.labels())
-            >= CbMetrics.meanLogLikelihood(fitted.cbm(), k, train.labels());
+        boolean cbc =
+            CbMetrics.meanLogLikelihood(fitted.cbc(), k, train.labels())
+                >= CbMetrics.meanLogLikelihood(fitted.cbm(), k, train.labels());
         CbPredictor.Predictions p = predictor.plugIn(testDesign);
         double[] logp = cbc ? p.cbc() : p.cbm();
-        trace.add(new Point(t + 1, trained, CbMetrics.meanLogLikelihood(logp, k, test.labels()),
-            CbMetrics.accuracy(logp, k, test.labels())));
+        trace.add(
+            new Point(
+                t + 1,
+                trained,
+                CbMetrics.meanLogLikelihood(logp, k, test.labels()),
+                CbMetrics.accuracy(logp, k, test.labels())));
         start = System.nanoTime();
       }
     }
     return trace;
   }
 
-  /** The exact-softmax trainer on the whole training set at every step, with the adaptive step at rho0 = {@value #SOFTMAX_RHO0}. */
+  /**
+   * The exact-softmax trainer on the whole training set at every step, with the adaptive step at
+   * rho0 = {@value #SOFTMAX_RHO0}.
+   */
   static TrainingOptions fullBatchSoftmax(Dataset train, int threads) {
-    return TrainingOptions.defaults(Method.EXACT_SOFTMAX).withBatch(train.rows(), 1).withThreads(threads)
+    return TrainingOptions.defaults(Method.EXACT_SOFTMAX)
+        .withBatch(train.rows(), 1)
+        .withThreads(threads)
         .withStepSize(new StepSizeSchedule.Adaptive(SOFTMAX_RHO0, 0.9, 2000, 0.1));
   }
 
-  /** Softmax maximum likelihood, evaluated after iterations 1, 2, 3, 4, 6, 8, ... (x 1.25) until the budget is spent. */
+  /**
+   * Softmax maximum likelihood, evaluated after iterations 1, 2, 3, 4, 6, 8, ... (x 1.25) until the
+   * budget is spent.
+   */
   private static List<Point> softmax(Problem problem, double budget, int threads, Kernels kernels) {
     Dataset train = problem.train();
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, train.classes(), train.columns());

@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What an experiment produced: its tables (each printed and written as CSV and JSON) and its figures' files. */
+/**
+ * What an experiment produced: its tables (each printed and written as CSV and JSON) and its
+ * figures' files.
+ */
 public record ExperimentResult(List<ResultTable> tables, List<Path> figures) {
 
   public ExperimentResult {

@@ -12,12 +12,19 @@ import org.largecat.train.Sampling;
  * @param threads worker threads for training and evaluation
  * @param out where the tables (CSV, JSON) and figures (PNG, SVG) go
  * @param data where {@code largecat data prepare NAME --out DATA/NAME} put the real sets
- * @param sampling per-example or shared class samples, for the experiments that train sampled bounds
+ * @param sampling per-example or shared class samples, for the experiments that train sampled
+ *     bounds
  * @param iterations an iteration count that overrides the experiment's own, where it has one
  * @param err progress and the paths written
  */
-public record ExperimentSettings(boolean quick, int threads, Path out, Path data, Sampling sampling,
-    OptionalInt iterations, PrintStream err) {
+public record ExperimentSettings(
+    boolean quick,
+    int threads,
+    Path out,
+    Path data,
+    Sampling sampling,
+    OptionalInt iterations,
+    PrintStream err) {
 
   /** The overriding iteration count, else {@code full}, or {@code quick} in the short version. */
   public int iterations(int full, int quickCount) {

@@ -23,22 +23,27 @@ public final class Plots {
    *
    * @param logX a logarithmic x axis
    * @param logY a logarithmic y axis
-   * @param yMax the top of the y axis, so that one run that blew up does not flatten the others; NaN
-   *     fits the axis to the data
-   * @param yPattern a {@link java.text.DecimalFormat} pattern for the y ticks, or null for XChart's choice
-   *     (which prints every digit of values such as 12/22)
+   * @param yMax the top of the y axis, so that one run that blew up does not flatten the others;
+   *     NaN fits the axis to the data
+   * @param yPattern a {@link java.text.DecimalFormat} pattern for the y ticks, or null for XChart's
+   *     choice (which prints every digit of values such as 12/22)
    */
   public record Axes(boolean logX, boolean logY, double yMax, String yPattern) {
     public static final Axes LINEAR = new Axes(false, false, Double.NaN, null);
   }
 
   /**
-   * One chart: one line per series (x values, y values); the points that are not finite (an overflowed
-   * run), or not positive on a logarithmic axis, are left out.
+   * One chart: one line per series (x values, y values); the points that are not finite (an
+   * overflowed run), or not positive on a logarithmic axis, are left out.
    *
    * @param markers a marker at every point, for series of a few points each
    */
-  public record Panel(String title, String xLabel, String yLabel, Map<String, double[][]> series, Axes axes,
+  public record Panel(
+      String title,
+      String xLabel,
+      String yLabel,
+      Map<String, double[][]> series,
+      Axes axes,
       boolean markers) {
 
     /** Plain lines on linear axes. */
@@ -47,23 +52,33 @@ public final class Plots {
     }
   }
 
-  /** Draws one chart of plain lines on linear axes and writes {@code base}.png and {@code base}.svg; returns their paths. */
-  public static List<Path> lines(String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
+  /**
+   * Draws one chart of plain lines on linear axes and writes {@code base}.png and {@code base}.svg;
+   * returns their paths.
+   */
+  public static List<Path> lines(
+      String title, String xLabel, String yLabel, Map<String, double[][]> series, Path base)
       throws IOException {
     return panels(List.of(new Panel(title, xLabel, yLabel, series)), 1, base);
   }
 
   /**
-   * Draws the panels in a grid of {@code rows} rows, filled row by row, into {@code base}.png, and each
-   * panel into an SVG of its own ({@code base}.svg for a single panel, else {@code base}-1.svg, ...);
-   * returns their paths.
+   * Draws the panels in a grid of {@code rows} rows, filled row by row, into {@code base}.png, and
+   * each panel into an SVG of its own ({@code base}.svg for a single panel, else {@code
+   * base}-1.svg, ...); returns their paths.
    */
   public static List<Path> panels(List<Panel> panels, int rows, Path base) throws IOException {
     int columns = (panels.size() + rows - 1) / rows;
     List<XYChart> charts = new ArrayList<>();
     for (Panel panel : panels) {
-      XYChart chart = chart(panel.title(), panel.xLabel(), panel.yLabel(), panel.axes(), columns == 1 ? 800 : 560,
-          rows == 1 ? 500 : 420);
+      XYChart chart =
+          chart(
+              panel.title(),
+              panel.xLabel(),
+              panel.yLabel(),
+              panel.axes(),
+              columns == 1 ? 800 : 560,
+              rows == 1 ? 500 : 420);
       for (Map.Entry<String, double[][]> e : panel.series().entrySet()) {
         double[][] xy = plottable(e.getValue(), panel.axes());
         if (xy[0].length == 0) {
@@ -80,11 +95,13 @@ public final class Plots {
       return write(charts.get(0), base);
     }
     Files.createDirectories(base.toAbsolutePath().getParent());
-    BitmapEncoder.saveBitmap(charts, rows, columns, base.toString(), BitmapEncoder.BitmapFormat.PNG);
+    BitmapEncoder.saveBitmap(
+        charts, rows, columns, base.toString(), BitmapEncoder.BitmapFormat.PNG);
     List<Path> files = new ArrayList<>(List.of(Path.of(base + ".png")));
     for (int i = 0; i < charts.size(); i++) {
       String svg = base + "-" + (i + 1);
-      VectorGraphicsEncoder.saveVectorGraphic(charts.get(i), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      VectorGraphicsEncoder.saveVectorGraphic(
+          charts.get(i), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
       files.add(Path.of(svg + ".svg"));
     }
     return files;
@@ -94,14 +111,21 @@ public final class Plots {
    * Draws one set of points per series (x values, y values), with the line y = x across their range
    * when {@code diagonal}, and writes {@code base}.png and {@code base}.svg; returns their paths.
    */
-  public static List<Path> scatter(String title, String xLabel, String yLabel, Map<String, double[][]> series,
-      boolean diagonal, Path base) throws IOException {
+  public static List<Path> scatter(
+      String title,
+      String xLabel,
+      String yLabel,
+      Map<String, double[][]> series,
+      boolean diagonal,
+      Path base)
+      throws IOException {
     XYChart chart = chart(title, xLabel, yLabel, Axes.LINEAR, 800, 500);
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
     for (Map.Entry<String, double[][]> e : series.entrySet()) {
-      chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setXYSeriesRenderStyle(
-          XYSeries.XYSeriesRenderStyle.Scatter);
+      chart
+          .addSeries(e.getKey(), e.getValue()[0], e.getValue()[1])
+          .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
       for (double[] values : e.getValue()) {
         for (double v : values) {
           low = Math.min(low, v);
@@ -110,17 +134,26 @@ public final class Plots {
       }
     }
     if (diagonal && low < high) {
-      chart.addSeries("y = x", new double[] {low, high}, new double[] {low, high}).setMarker(SeriesMarkers.NONE)
+      chart
+          .addSeries("y = x", new double[] {low, high}, new double[] {low, high})
+          .setMarker(SeriesMarkers.NONE)
           .setLineColor(java.awt.Color.GRAY);
     }
     return write(chart, base);
   }
 
   /** An empty chart with this title and these axes. */
-  private static XYChart chart(String title, String xLabel, String yLabel, Axes axes, int width, int height) {
+  private static XYChart chart(
+      String title, String xLabel, String yLabel, Axes axes, int width, int height) {
     System.setProperty("java.awt.headless", "true");
-    XYChart chart = new XYChartBuilder().width(width).height(height).title(title).xAxisTitle(xLabel)
-        .yAxisTitle(yLabel).build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(width)
+            .height(height)
+            .title(title)
+            .xAxisTitle(xLabel)
+            .yAxisTitle(yLabel)
+            .build();
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
     chart.getStyler().setXAxisLogarithmic(axes.logX());
     chart.getStyler().setYAxisLogarithmic(axes.logY());
@@ -136,7 +169,8 @@ public final class Plots {
   private static List<Path> write(XYChart chart, Path base) throws IOException {
     Files.createDirectories(base.toAbsolutePath().getParent());
     BitmapEncoder.saveBitmap(chart, base.toString(), BitmapEncoder.BitmapFormat.PNG);
-    VectorGraphicsEncoder.saveVectorGraphic(chart, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    VectorGraphicsEncoder.saveVectorGraphic(
+        chart, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     return List.of(Path.of(base + ".png"), Path.of(base + ".svg"));
   }
 

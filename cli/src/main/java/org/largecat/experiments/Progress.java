@@ -10,14 +10,16 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import org.largecat.train.TrainingRun;
 
 /**
- * Progress of one long step of an experiment. On a terminal it is a progress bar (me.tongfei:progressbar)
- * with the latest figure beside it; elsewhere (a log, a test) a plain line every {@value #PRINT_SECONDS} s
- * and at the end, so logs stay readable. As a {@link TrainingRun.Progress} it also keeps the
- * (seconds, epoch-mean bound) point of every report, for plotting.
+ * Progress of one long step of an experiment. On a terminal it is a progress bar
+ * (me.tongfei:progressbar) with the latest figure beside it; elsewhere (a log, a test) a plain line
+ * every {@value #PRINT_SECONDS} s and at the end, so logs stay readable. As a {@link
+ * TrainingRun.Progress} it also keeps the (seconds, epoch-mean bound) point of every report, for
+ * plotting.
  */
 public final class Progress implements TrainingRun.Progress {
   /** How often {@link TrainingRun} reports, so the trace has enough points. */
   static final double REPORT_SECONDS = 0.1;
+
   private static final double PRINT_SECONDS = 30;
 
   private final PrintStream err;
@@ -44,8 +46,14 @@ public final class Progress implements TrainingRun.Progress {
   public void step(long done, long total, String figure) {
     if (terminal) {
       if (bar == null) {
-        bar = new ProgressBarBuilder().setTaskName(what).setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
-            .setConsumer(new ConsoleProgressBarConsumer(err)).setUpdateIntervalMillis(250).build();
+        bar =
+            new ProgressBarBuilder()
+                .setTaskName(what)
+                .setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(new ConsoleProgressBarConsumer(err))
+                .setUpdateIntervalMillis(250)
+                .build();
       }
       bar.maxHint(total);
       bar.stepTo(done);

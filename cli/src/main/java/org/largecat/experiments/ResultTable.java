@@ -11,7 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.largecat.json.Json;
 
-/** An experiment's table: printed aligned, and written as CSV and as JSON (an array of row objects). */
+/**
+ * An experiment's table: printed aligned, and written as CSV and as JSON (an array of row objects).
+ */
 public final class ResultTable {
   private final String name;
   private final List<String> columns;
@@ -33,10 +35,14 @@ public final class ResultTable {
     return name;
   }
 
-  /** Adds a row: one value per column; doubles print with 4 significant digits, null and NaN (no figure) as '-'. */
+  /**
+   * Adds a row: one value per column; doubles print with 4 significant digits, null and NaN (no
+   * figure) as '-'.
+   */
   public void add(Object... values) {
     if (values.length != columns.size()) {
-      throw new IllegalArgumentException(values.length + " values for " + columns.size() + " columns");
+      throw new IllegalArgumentException(
+          values.length + " values for " + columns.size() + " columns");
     }
     rows.add(java.util.Arrays.asList(values));
   }
@@ -66,15 +72,18 @@ public final class ResultTable {
   /** Writes NAME.csv and NAME.json into {@code dir} and returns their paths. */
   public List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    StringBuilder csv = new StringBuilder(String.join(",", columns.stream().map(ResultTable::csvField).toList()))
-        .append('\n');
+    StringBuilder csv =
+        new StringBuilder(String.join(",", columns.stream().map(ResultTable::csvField).toList()))
+            .append('\n');
     List<Map<String, Object>> json = new ArrayList<>();
     for (List<Object> row : rows) {
       Map<String, Object> fields = new LinkedHashMap<>();
       for (int c = 0; c < columns.size(); c++) {
         Object v = row.get(c);
         csv.append(c == 0 ? "" : ",").append(v == null ? "" : csvField(v.toString()));
-        fields.put(columns.get(c), v == null || v instanceof Number || v instanceof Boolean ? v : v.toString());
+        fields.put(
+            columns.get(c),
+            v == null || v instanceof Number || v instanceof Boolean ? v : v.toString());
       }
       csv.append('\n');
       json.add(fields);
@@ -86,9 +95,14 @@ public final class ResultTable {
     return List.of(csvFile, jsonFile);
   }
 
-  /** A CSV field as RFC 4180 writes it: quoted, with its quotes doubled, when it holds a comma, quote or line break. */
+  /**
+   * A CSV field as RFC 4180 writes it: quoted, with its quotes doubled, when it holds a comma,
+   * quote or line break.
+   */
   private static String csvField(String s) {
-    return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    return s.contains(",") || s.contains("\"") || s.contains("\n")
+        ? "\"" + s.replace("\"", "\"\"") + "\""
+        : s;
   }
 
   private static String text(Object v) {

@@ -22,15 +22,17 @@ public final class Json {
   public static final Pattern SNAKE_CASE = Pattern.compile("^[a-z0-9]+(_[a-z0-9]+)*$");
 
   private static final JsonSerializer<Double> FINITE_OR_NULL =
-      (value, type, context) -> Double.isFinite(value) ? new JsonPrimitive(value) : JsonNull.INSTANCE;
+      (value, type, context) ->
+          Double.isFinite(value) ? new JsonPrimitive(value) : JsonNull.INSTANCE;
 
-  private static final Gson GSON = new GsonBuilder()
-      .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
-      .serializeNulls()
-      .registerTypeAdapter(Double.class, FINITE_OR_NULL)
-      .registerTypeAdapter(double.class, FINITE_OR_NULL)
-      .disableHtmlEscaping()
-      .create();
+  private static final Gson GSON =
+      new GsonBuilder()
+          .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+          .serializeNulls()
+          .registerTypeAdapter(Double.class, FINITE_OR_NULL)
+          .registerTypeAdapter(double.class, FINITE_OR_NULL)
+          .disableHtmlEscaping()
+          .create();
 
   private static final Gson INDENTED = GSON.newBuilder().setPrettyPrinting().create();
 

@@ -18,16 +18,23 @@ public record DebianPackage(String name) {
 
   /** The error for a source that is not here: what is missing and the line that installs it. */
   public IOException missing(String what) {
-    return new IOException(what + "; it comes from Debian's package " + name + ": " + installLine());
+    return new IOException(
+        what + "; it comes from Debian's package " + name + ": " + installLine());
   }
 
   /** The installed version as dpkg records it, or a note saying dpkg does not know it. */
   public String version() {
     try {
-      Process dpkg = new ProcessBuilder("dpkg-query", "-W", "-f=${Version}", name)
-          .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-      String output = new String(dpkg.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      return dpkg.waitFor() == 0 && !output.isEmpty() ? output : "unknown (dpkg does not list " + name + ")";
+      Process dpkg =
+          new ProcessBuilder("dpkg-query", "-W", "-f=${Version}", name)
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+              .start();
+      String output =
+          new String(dpkg.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      return dpkg.waitFor() == 0 && !output.isEmpty()
+          ? output
+          : "unknown (dpkg does not list " + name + ")";
     } catch (IOException e) {
       return "unknown (no dpkg-query: " + e.getMessage() + ")";
     } catch (InterruptedException e) {
@@ -38,7 +45,8 @@ public record DebianPackage(String name) {
 
   /** The first executable named {@code command} on PATH, or null. */
   static Path onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
+    for (String dir :
+        System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
       Path candidate = Path.of(dir.isEmpty() ? "." : dir, command);
       if (Files.isExecutable(candidate)) {
         return candidate;

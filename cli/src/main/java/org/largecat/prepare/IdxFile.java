@@ -12,10 +12,10 @@ import java.util.zip.ZipException;
 import org.largecat.data.DataFileException;
 
 /**
- * An IDX file of unsigned bytes, the format of the MNIST and Fashion-MNIST files (LeCun's description:
- * magic 0x00 0x00 0x08 d, then d big-endian int32 sizes, then the bytes in row-major order), plain or
- * gzipped (recognised by its first two bytes). A wrong magic, a bad size, a short file or trailing
- * bytes is a {@link DataFileException} naming the file and the reason.
+ * An IDX file of unsigned bytes, the format of the MNIST and Fashion-MNIST files (LeCun's
+ * description: magic 0x00 0x00 0x08 d, then d big-endian int32 sizes, then the bytes in row-major
+ * order), plain or gzipped (recognised by its first two bytes). A wrong magic, a bad size, a short
+ * file or trailing bytes is a {@link DataFileException} naming the file and the reason.
  *
  * @param shape the d sizes, outermost first
  * @param data the values, row-major
@@ -34,8 +34,12 @@ record IdxFile(int[] shape, byte[] data) {
       int magic = in.readInt();
       int expected = UNSIGNED_BYTE << 8 | dimensions;
       if (magic != expected) {
-        throw new DataFileException(file, 0, String.format(
-            "magic number 0x%08x is not 0x%08x (an IDX file of unsigned bytes in %d dimensions)", magic, expected, dimensions));
+        throw new DataFileException(
+            file,
+            0,
+            String.format(
+                "magic number 0x%08x is not 0x%08x (an IDX file of unsigned bytes in %d dimensions)",
+                magic, expected, dimensions));
       }
       int[] shape = new int[dimensions];
       long size = 1;
@@ -43,18 +47,26 @@ record IdxFile(int[] shape, byte[] data) {
         shape[i] = in.readInt();
         size *= shape[i];
         if (shape[i] < 0 || size > Integer.MAX_VALUE - 8) {
-          throw new DataFileException(file, 0, "dimension " + i + " has the invalid size " + shape[i]);
+          throw new DataFileException(
+              file, 0, "dimension " + i + " has the invalid size " + shape[i]);
         }
       }
       byte[] data = new byte[(int) size];
       part = "data (" + data.length + " bytes declared)";
       int read = in.readNBytes(data, 0, data.length);
       if (read < data.length) {
-        throw new DataFileException(file, 0, "the file ends after " + read + " of the " + data.length
-            + " data bytes its header declares");
+        throw new DataFileException(
+            file,
+            0,
+            "the file ends after "
+                + read
+                + " of the "
+                + data.length
+                + " data bytes its header declares");
       }
       if (in.read() >= 0) {
-        throw new DataFileException(file, 0, "the file has bytes after the " + data.length + " its header declares");
+        throw new DataFileException(
+            file, 0, "the file has bytes after the " + data.length + " its header declares");
       }
       return new IdxFile(shape, data);
     } catch (EOFException e) {

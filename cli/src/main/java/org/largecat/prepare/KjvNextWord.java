@@ -17,22 +17,26 @@ import org.largecat.data.Dataset;
 import org.largecat.data.SparseFeatures;
 
 /**
- * kjv-nextword: next-word prediction over the King James Bible, our real large-K set. The text is what
- * {@code bible -f Gen1:1-Rev22:21} prints (Debian's bible-kjv, over the data of bible-kjv-text): one
- * verse per line after its reference. A word is a maximal run of the letters a-z after lower-casing
- * (apostrophes and hyphens separate words: "Noah's" is "noah", "s"); the verses are read as one stream.
- * The vocabulary is every distinct word, numbered by decreasing count (ties alphabetically), and is both
- * the classes and the features. Example i is word i for i >= W (so every example has W preceding words);
- * its label is the word, its features the W preceding words, the word d places back weighted 1/d; a
- * word that occurs more than once in the window keeps its nearest occurrence's weight. The last
- * floor(N/10) examples by position are the test set, so no test word lies inside the training text.
+ * kjv-nextword: next-word prediction over the King James Bible, our real large-K set. The text is
+ * what {@code bible -f Gen1:1-Rev22:21} prints (Debian's bible-kjv, over the data of
+ * bible-kjv-text): one verse per line after its reference. A word is a maximal run of the letters
+ * a-z after lower-casing (apostrophes and hyphens separate words: "Noah's" is "noah", "s"); the
+ * verses are read as one stream. The vocabulary is every distinct word, numbered by decreasing
+ * count (ties alphabetically), and is both the classes and the features. Example i is word i for i
+ * >= W (so every example has W preceding words); its label is the word, its features the W
+ * preceding words, the word d places back weighted 1/d; a word that occurs more than once in the
+ * window keeps its nearest occurrence's weight. The last floor(N/10) examples by position are the
+ * test set, so no test word lies inside the training text.
  */
 public final class KjvNextWord {
   public static final DebianPackage PACKAGE = new DebianPackage("bible-kjv");
+
   /** The package bible-kjv reads its text from; recorded for its version. */
   static final DebianPackage TEXT_PACKAGE = new DebianPackage("bible-kjv-text");
+
   /** W, the number of preceding words an example sees. */
   static final int WINDOW = 3;
+
   private static final Pattern REFERENCE = Pattern.compile("[1-3]?[A-Za-z]+\\d+:\\d+");
   private static final String WHOLE_TEXT = "Gen1:1-Rev22:21";
 
@@ -49,29 +53,45 @@ public final class KjvNextWord {
     if (bible == null) {
       throw PACKAGE.missing("the command 'bible' is not on PATH");
     }
-    Process process = new ProcessBuilder(bible.toString(), "-f", WHOLE_TEXT)
-        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(bible.toString(), "-f", WHOLE_TEXT)
+            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     List<String> words;
     try (Reader out = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
       words = words(out);
     }
     try {
       if (process.waitFor() != 0) {
-        throw new IOException(bible + " -f " + WHOLE_TEXT + " exited with status " + process.exitValue());
+        throw new IOException(
+            bible + " -f " + WHOLE_TEXT + " exited with status " + process.exitValue());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting for " + bible, e);
     }
-    String source = "Debian packages " + PACKAGE.name() + " " + PACKAGE.version() + " and " + TEXT_PACKAGE.name() + " "
-        + TEXT_PACKAGE.version() + ": the output of '" + bible + " -f " + WHOLE_TEXT + "'";
+    String source =
+        "Debian packages "
+            + PACKAGE.name()
+            + " "
+            + PACKAGE.version()
+            + " and "
+            + TEXT_PACKAGE.name()
+            + " "
+            + TEXT_PACKAGE.version()
+            + ": the output of '"
+            + bible
+            + " -f "
+            + WHOLE_TEXT
+            + "'";
     return build(words, WINDOW, source);
   }
 
   /**
    * The words of {@code bible -f} output: each line's leading verse reference is dropped, the rest
-   * lower-cased and cut into maximal runs of a-z. A line that does not start with a reference is an error.
+   * lower-cased and cut into maximal runs of a-z. A line that does not start with a reference is an
+   * error.
    */
   static List<String> words(Reader bibleOutput) throws IOException {
     List<String> words = new ArrayList<>();
@@ -86,7 +106,12 @@ public final class KjvNextWord {
       int space = line.indexOf(' ');
       String reference = space < 0 ? line : line.substring(0, space);
       if (!REFERENCE.matcher(reference).matches()) {
-        throw new IOException("bible output line " + number + " does not start with a verse reference: '" + line + "'");
+        throw new IOException(
+            "bible output line "
+                + number
+                + " does not start with a verse reference: '"
+                + line
+                + "'");
       }
       String text = line.substring(reference.length()).toLowerCase(Locale.ROOT);
       int start = -1;
@@ -103,18 +128,26 @@ public final class KjvNextWord {
     return words;
   }
 
-  /** The next-word set of the class comment over {@code words}, with a window of {@code window} words. */
+  /**
+   * The next-word set of the class comment over {@code words}, with a window of {@code window}
+   * words.
+   */
   static PreparedSet build(List<String> words, int window, String source) {
     if (words.size() < window + 10) {
-      throw new IllegalArgumentException(words.size() + " words are too few for a window of " + window
-          + " and a test set of a tenth");
+      throw new IllegalArgumentException(
+          words.size()
+              + " words are too few for a window of "
+              + window
+              + " and a test set of a tenth");
     }
     Map<String, Integer> counts = new HashMap<>();
     for (String w : words) {
       counts.merge(w, 1, Integer::sum);
     }
     List<String> vocabulary = new ArrayList<>(counts.keySet());
-    vocabulary.sort((a, b) -> counts.get(a).equals(counts.get(b)) ? a.compareTo(b) : counts.get(b) - counts.get(a));
+    vocabulary.sort(
+        (a, b) ->
+            counts.get(a).equals(counts.get(b)) ? a.compareTo(b) : counts.get(b) - counts.get(a));
     Map<String, Integer> ids = new HashMap<>();
     for (int k = 0; k < vocabulary.size(); k++) {
       ids.put(vocabulary.get(k), k);
@@ -149,17 +182,38 @@ public final class KjvNextWord {
       indptr[n + 1] = at;
     }
     int k = vocabulary.size();
-    Dataset all = new Dataset(new SparseFeatures(rows, k, indptr, Arrays.copyOf(indices, indptr[rows]),
-        Arrays.copyOf(values, indptr[rows])), labels, k);
+    Dataset all =
+        new Dataset(
+            new SparseFeatures(
+                rows,
+                k,
+                indptr,
+                Arrays.copyOf(indices, indptr[rows]),
+                Arrays.copyOf(values, indptr[rows])),
+            labels,
+            k);
     Split split = Split.tail(rows, rows / 10);
-    return new PreparedSet("kjv-nextword", split.trainOf(all), split.testOf(all), vocabulary, source,
-        "the text is the " + words.size() + " words of the King James Bible in canonical order (Genesis 1:1 to"
+    return new PreparedSet(
+        "kjv-nextword",
+        split.trainOf(all),
+        split.testOf(all),
+        vocabulary,
+        source,
+        "the text is the "
+            + words.size()
+            + " words of the King James Bible in canonical order (Genesis 1:1 to"
             + " Revelation 22:21, verses read as one stream); a word is a maximal run of a-z after lower-casing"
             + " (apostrophes and hyphens separate words, verse references are dropped); the vocabulary (K = D = "
-            + k + ") is every distinct word, ids by decreasing count, ties alphabetically (classes.txt); example i"
-            + " is word i for i >= W = " + window + " (the first " + window + " words are context only), its label"
+            + k
+            + ") is every distinct word, ids by decreasing count, ties alphabetically (classes.txt); example i"
+            + " is word i for i >= W = "
+            + window
+            + " (the first "
+            + window
+            + " words are context only), its label"
             + " is the word's id, its features the W preceding words, feature j = 1/d when word j occurs d places"
-            + " back (the nearest occurrence when it occurs more than once), so each row has at most " + window
+            + " back (the nearest occurrence when it occurs more than once), so each row has at most "
+            + window
             + " nonzeros valued 1, 1/2, 1/3",
         "by position, no shuffling: the first N - floor(N/10) examples train, the last floor(N/10) test"
             + " (the test examples are the end of the text; the first ones' contexts are the last training"

@@ -9,22 +9,41 @@ import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
 
 /**
- * A real dataset converted to the repository's text format: its training and test sets (same D and K)
- * with the class names and a record of where it came from and how it was made, written to a directory
- * as {@code train.txt}, {@code test.txt}, {@code classes.txt} and {@code README.txt}.
+ * A real dataset converted to the repository's text format: its training and test sets (same D and
+ * K) with the class names and a record of where it came from and how it was made, written to a
+ * directory as {@code train.txt}, {@code test.txt}, {@code classes.txt} and {@code README.txt}.
  *
  * @param name the name {@code largecat data prepare} knows it by
  * @param source the package (with version) and files or command it was read from
  * @param recipe how examples, features and labels were made from the source
  * @param split how the rows were divided into training and test sets
  */
-public record PreparedSet(String name, Dataset train, Dataset test, List<String> classNames, String source,
-    String recipe, String split) {
+public record PreparedSet(
+    String name,
+    Dataset train,
+    Dataset test,
+    List<String> classNames,
+    String source,
+    String recipe,
+    String split) {
 
   public PreparedSet {
-    if (train.columns() != test.columns() || train.classes() != test.classes() || classNames.size() != train.classes()) {
-      throw new IllegalArgumentException(name + ": training set D = " + train.columns() + ", K = " + train.classes()
-          + ", test set D = " + test.columns() + ", K = " + test.classes() + ", " + classNames.size() + " class names");
+    if (train.columns() != test.columns()
+        || train.classes() != test.classes()
+        || classNames.size() != train.classes()) {
+      throw new IllegalArgumentException(
+          name
+              + ": training set D = "
+              + train.columns()
+              + ", K = "
+              + train.classes()
+              + ", test set D = "
+              + test.columns()
+              + ", K = "
+              + test.classes()
+              + ", "
+              + classNames.size()
+              + " class names");
     }
   }
 
@@ -39,18 +58,42 @@ public record PreparedSet(String name, Dataset train, Dataset test, List<String>
 
   /** One line: N (train + test), D and K. */
   public String summary() {
-    return String.format("%s: N = %d (train %d, test %d), D = %d, K = %d", name, train.rows() + test.rows(),
-        train.rows(), test.rows(), train.columns(), train.classes());
+    return String.format(
+        "%s: N = %d (train %d, test %d), D = %d, K = %d",
+        name,
+        train.rows() + test.rows(),
+        train.rows(),
+        test.rows(),
+        train.columns(),
+        train.classes());
   }
 
   private String readme() {
-    return "largecat data prepare " + name + "\n"
-        + "N: " + (train.rows() + test.rows()) + " (train.txt " + train.rows() + ", test.txt " + test.rows() + ")\n"
-        + "D: " + train.columns() + "\n"
-        + "K: " + train.classes() + " (classes.txt: line k+1 names class k)\n"
-        + "source: " + source + "\n"
-        + "split: " + split + "\n"
-        + "recipe: " + recipe + "\n"
+    return "largecat data prepare "
+        + name
+        + "\n"
+        + "N: "
+        + (train.rows() + test.rows())
+        + " (train.txt "
+        + train.rows()
+        + ", test.txt "
+        + test.rows()
+        + ")\n"
+        + "D: "
+        + train.columns()
+        + "\n"
+        + "K: "
+        + train.classes()
+        + " (classes.txt: line k+1 names class k)\n"
+        + "source: "
+        + source
+        + "\n"
+        + "split: "
+        + split
+        + "\n"
+        + "recipe: "
+        + recipe
+        + "\n"
         + "format: the Extreme Classification text format, 0-based: header 'N D K', then 'label f:v f:v ...'"
         + " with zero values left out\n";
   }

@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.largecat.data.Dataset;
 
-/** Which rows of a source go to the training set and which to the test set; both in source order. */
+/**
+ * Which rows of a source go to the training set and which to the test set; both in source order.
+ */
 public record Split(int[] train, int[] test) {
 
   /** The first {@code rows - testRows} rows train, the last {@code testRows} test. */
@@ -16,9 +18,9 @@ public record Split(int[] train, int[] test) {
   }
 
   /**
-   * A seeded stratified split: within each class, in class order, the class's rows are shuffled by one
-   * {@link SplittableRandom}{@code (seed)} stream and the first round(testFraction x count) go to test, so
-   * every class keeps its share in both sets.
+   * A seeded stratified split: within each class, in class order, the class's rows are shuffled by
+   * one {@link SplittableRandom}{@code (seed)} stream and the first round(testFraction x count) go
+   * to test, so every class keeps its share in both sets.
    */
   public static Split stratified(int[] labels, int classes, double testFraction, long seed) {
     int[] counts = new int[classes];

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,18 +11,34 @@ import org.junit.jupiter.api.io.TempDir;
 import org.largecat.json.SnakeCaseJson;
 
 class CaviCommandTest {
-  @TempDir
-  Path dir;
-
+  @TempDir Path dir;
 
   private static CommandRun cavi(String... args) throws Exception {
     return CommandRun.of(args);
   }
 
   private void synth(double sigmaHigh) throws Exception {
-    CommandRun r = CommandRun.of("data", "synth", "cb", "--classes", "3", "--covariates", "6", "--rows", "1000",
-        "--sigma-high", Double.toString(sigmaHigh), "--seed", "4", "--out", dir.resolve("train.txt").toString(),
-        "--test-out", dir.resolve("test.txt").toString(), "--truth-out", dir.resolve("truth.txt").toString());
+    CommandRun r =
+        CommandRun.of(
+            "data",
+            "synth",
+            "cb",
+            "--classes",
+            "3",
+            "--covariates",
+            "6",
+            "--rows",
+            "1000",
+            "--sigma-high",
+            Double.toString(sigmaHigh),
+            "--seed",
+            "4",
+            "--out",
+            dir.resolve("train.txt").toString(),
+            "--test-out",
+            dir.resolve("test.txt").toString(),
+            "--truth-out",
+            dir.resolve("truth.txt").toString());
     assertEquals(0, r.status(), r.err());
     assertTrue(r.out().contains("wrote 800 training rows and 200 test rows"), r.out());
     assertEquals(200, Files.readAllLines(dir.resolve("truth.txt")).size());
@@ -34,8 +47,19 @@ class CaviCommandTest {
   @Test
   void reportsElboPerIterationBmaWeightAndHoldoutMetrics() throws Exception {
     synth(2.0);
-    CommandRun r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--test", dir.resolve("test.txt").toString(),
-        "--link", "probit", "--iterations", "50", "--truth", dir.resolve("truth.txt").toString());
+    CommandRun r =
+        cavi(
+            "cavi",
+            "--train",
+            dir.resolve("train.txt").toString(),
+            "--test",
+            dir.resolve("test.txt").toString(),
+            "--link",
+            "probit",
+            "--iterations",
+            "50",
+            "--truth",
+            dir.resolve("truth.txt").toString());
     assertEquals(0, r.status(), r.err());
     assertTrue(r.out().contains("BMA weight on CBC: "), r.out());
     assertTrue(r.out().matches("(?s).*\\n   CBC .*\\n   CBM .*\\n   BMA .*"), r.out());
@@ -45,12 +69,22 @@ class CaviCommandTest {
   @Test
   void jsonCarriesTheTraceAndEveryModel() throws Exception {
     synth(0.3);
-    CommandRun r = cavi("cavi", "--train", dir.resolve("train.txt").toString(), "--link", "logit", "--diagonal", "--json");
+    CommandRun r =
+        cavi(
+            "cavi",
+            "--train",
+            dir.resolve("train.txt").toString(),
+            "--link",
+            "logit",
+            "--diagonal",
+            "--json");
     assertEquals(0, r.status(), r.err());
     JsonObject json = SnakeCaseJson.parseObject(r.out());
     assertEquals("logit", json.get("link").getAsString());
     assertTrue(json.get("diagonal").getAsBoolean(), r.out());
-    assertTrue(json.get("elbo").isJsonArray() && json.has("weight_cbc") && json.get("bma").isJsonObject(), r.out());
+    assertTrue(
+        json.get("elbo").isJsonArray() && json.has("weight_cbc") && json.get("bma").isJsonObject(),
+        r.out());
   }
 
   @Test

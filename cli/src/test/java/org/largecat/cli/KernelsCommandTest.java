@@ -13,7 +13,6 @@ import org.largecat.special.TruncationSide;
 
 class KernelsCommandTest {
 
-
   private static CommandRun run(String input, String... args) throws Exception {
     return CommandRun.withInput(input, args);
   }
@@ -41,13 +40,20 @@ class KernelsCommandTest {
     }
   }
 
-  /** The BLAS backends implement no special functions: forcing one evaluates them on the backend auto picks. */
+  /**
+   * The BLAS backends implement no special functions: forcing one evaluates them on the backend
+   * auto picks.
+   */
   @Test
   void evalOnTheBlasBackendGivesTheValuesOfTheBackendItInherits() throws Exception {
     String input = "-40\n-1.5\n0.25\n700\n";
     CommandRun blas = run(input, "kernels", "eval", "normal-logcdf", "--backend", "blas");
     assertEquals(0, blas.status(), blas.err());
-    assertTrue(blas.err().contains("special-functions=" + Kernels.of("auto").backendOf(KernelFamily.SPECIAL_FUNCTIONS)),
+    assertTrue(
+        blas.err()
+            .contains(
+                "special-functions="
+                    + Kernels.of("auto").backendOf(KernelFamily.SPECIAL_FUNCTIONS)),
         blas.err());
     assertEquals(run(input, "kernels", "eval", "normal-logcdf").out(), blas.out());
   }
@@ -55,8 +61,13 @@ class KernelsCommandTest {
   @Test
   void elementwiseFunctionsPrintTheKernelValuesRoundTripExact() throws Exception {
     String[][] cases = {
-        {"normal-logcdf", "NORMAL_LOG_CDF"}, {"normal-mills", "NORMAL_MILLS_RATIO"}, {"log-sigmoid", "LOG_SIGMOID"},
-        {"lambertw0", "LAMBERT_W0"}, {"wright-omega", "WRIGHT_OMEGA"}, {"pg-mean", "POLYA_GAMMA_MEAN"}};
+      {"normal-logcdf", "NORMAL_LOG_CDF"},
+      {"normal-mills", "NORMAL_MILLS_RATIO"},
+      {"log-sigmoid", "LOG_SIGMOID"},
+      {"lambertw0", "LAMBERT_W0"},
+      {"wright-omega", "WRIGHT_OMEGA"},
+      {"pg-mean", "POLYA_GAMMA_MEAN"}
+    };
     double[] x = {-40, -1.5, 0, 0.25, 3, 700};
     StringBuilder input = new StringBuilder();
     for (double v : x) {
@@ -82,8 +93,12 @@ class KernelsCommandTest {
     double[][] in = {{0.5, 1}, {-3, -1}, {2e5, -1}};
     for (int i = 0; i < in.length; i++) {
       TruncationSide side = TruncationSide.ofSign((int) in[i][1]);
-      String expected = TruncatedNormal.mean(in[i][0], side) + "\t" + TruncatedNormal.variance(in[i][0], side) + "\t"
-          + TruncatedNormal.entropy(in[i][0], side);
+      String expected =
+          TruncatedNormal.mean(in[i][0], side)
+              + "\t"
+              + TruncatedNormal.variance(in[i][0], side)
+              + "\t"
+              + TruncatedNormal.entropy(in[i][0], side);
       assertEquals(expected, lines[i]);
     }
   }
@@ -97,8 +112,23 @@ class KernelsCommandTest {
     assertEquals(3, lines.length);
     double[] u = new double[1];
     double[] a = new double[1];
-    Kernels.of("scalar").implicitUpdates().softmaxSingleClass(1, new double[] {-2}, 0, new double[] {1}, 0,
-        new double[] {0.5}, 0, 0.01, 10, 2, u, 0, a, 0);
+    Kernels.of("scalar")
+        .implicitUpdates()
+        .softmaxSingleClass(
+            1,
+            new double[] {-2},
+            0,
+            new double[] {1},
+            0,
+            new double[] {0.5},
+            0,
+            0.01,
+            10,
+            2,
+            u,
+            0,
+            a,
+            0);
     assertEquals(u[0] + "\t" + a[0], lines[1]);
   }
 

@@ -14,36 +14,64 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import picocli.CommandLine;
 
-/** The command line itself: help everywhere, the version, and usage errors as one line with exit status 2. */
+/**
+ * The command line itself: help everywhere, the version, and usage errors as one line with exit
+ * status 2.
+ */
 class LargecatTest {
 
-  /** Every command and subcommand, found in the command tree, so that a new one is covered without listing it. */
+  /**
+   * Every command and subcommand, found in the command tree, so that a new one is covered without
+   * listing it.
+   */
   @TestFactory
   Stream<DynamicTest> everyCommandAnswersHelp() {
-    CommandLine root = Largecat.commandLine(new Largecat.Streams(InputStream.nullInputStream(),
-        new PrintStream(OutputStream.nullOutputStream()), new PrintStream(OutputStream.nullOutputStream())));
+    CommandLine root =
+        Largecat.commandLine(
+            new Largecat.Streams(
+                InputStream.nullInputStream(),
+                new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(OutputStream.nullOutputStream())));
     List<List<String>> paths = new ArrayList<>();
     collect(root, List.of(), paths);
     assertTrue(paths.size() > 20, paths.toString());
-    return paths.stream().flatMap(path -> Stream.of("--help", "-h").map(help -> DynamicTest.dynamicTest(
-        String.join(" ", path) + " " + help, () -> {
-          List<String> args = new ArrayList<>(path);
-          args.add(help);
-          CommandRun r = CommandRun.of(args.toArray(String[]::new));
-          assertEquals(0, r.status(), r.err());
-          assertTrue(r.out().startsWith("Usage: " + String.join(" ", Stream.concat(Stream.of("largecat"), path.stream())
-              .toList())), r.out());
-          assertEquals("", r.err());
-        })));
+    return paths.stream()
+        .flatMap(
+            path ->
+                Stream.of("--help", "-h")
+                    .map(
+                        help ->
+                            DynamicTest.dynamicTest(
+                                String.join(" ", path) + " " + help,
+                                () -> {
+                                  List<String> args = new ArrayList<>(path);
+                                  args.add(help);
+                                  CommandRun r = CommandRun.of(args.toArray(String[]::new));
+                                  assertEquals(0, r.status(), r.err());
+                                  assertTrue(
+                                      r.out()
+                                          .startsWith(
+                                              "Usage: "
+                                                  + String.join(
+                                                      " ",
+                                                      Stream.concat(
+                                                              Stream.of("largecat"), path.stream())
+                                                          .toList())),
+                                      r.out());
+                                  assertEquals("", r.err());
+                                })));
   }
 
   private static void collect(CommandLine command, List<String> path, List<List<String>> paths) {
     paths.add(path);
-    command.getSubcommands().forEach((name, sub) -> {
-      List<String> longer = new ArrayList<>(path);
-      longer.add(name);
-      collect(sub, longer, paths);
-    });
+    command
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              List<String> longer = new ArrayList<>(path);
+              longer.add(name);
+              collect(sub, longer, paths);
+            });
   }
 
   @Test
@@ -79,15 +107,23 @@ class LargecatTest {
 
   @Test
   void aRepeatedOptionIsRefused() throws Exception {
-    assertUsageError(CommandRun.of("train", "--train", "a.txt", "--train", "b.txt", "--method", "ove"), "--train");
+    assertUsageError(
+        CommandRun.of("train", "--train", "a.txt", "--train", "b.txt", "--method", "ove"),
+        "--train");
   }
 
   @Test
   void aValueOfTheWrongTypeOrOutOfRangeIsNamed() throws Exception {
-    assertUsageError(CommandRun.of("train", "--train", "a.txt", "--method", "ove", "--batch", "many"), "--batch", "many");
-    assertUsageError(CommandRun.of("train", "--train", "a.txt", "--method", "ove", "--prior-variance", "-1"),
-        "--prior-variance", "-1 must be finite and >= 0");
-    assertUsageError(CommandRun.of("bench", "compare", "a.json", "b.json", "--threshold", "0.9"), "--threshold");
+    assertUsageError(
+        CommandRun.of("train", "--train", "a.txt", "--method", "ove", "--batch", "many"),
+        "--batch",
+        "many");
+    assertUsageError(
+        CommandRun.of("train", "--train", "a.txt", "--method", "ove", "--prior-variance", "-1"),
+        "--prior-variance",
+        "-1 must be finite and >= 0");
+    assertUsageError(
+        CommandRun.of("bench", "compare", "a.json", "b.json", "--threshold", "0.9"), "--threshold");
   }
 
   @Test

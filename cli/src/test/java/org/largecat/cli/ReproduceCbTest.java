@@ -19,8 +19,7 @@ import org.largecat.prepare.RDataset;
 
 /** The categorical-from-binary experiments of {@code largecat reproduce}, in their quick forms. */
 class ReproduceCbTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** The rows of a written table, each a map from column name to cell. */
   private static List<Map<String, String>> table(Path csv) throws IOException {
@@ -46,7 +45,8 @@ class ReproduceCbTest {
   @Test
   void bmaFollowsTheCloserLikelihoodAndStaysNearTheTruth() throws Exception {
     Path out = dir.resolve("bma");
-    CommandRun r = CommandRun.of("reproduce", "cb-bma", "--quick", "--threads", "2", "--out", out.toString());
+    CommandRun r =
+        CommandRun.of("reproduce", "cb-bma", "--quick", "--threads", "2", "--out", out.toString());
     assertEquals(0, r.status(), r.err());
     List<Map<String, String>> rows = table(out.resolve("cb-bma.csv"));
     assertEquals(10, rows.size(), "Figure 1's cells: two sigma_high, five N");
@@ -64,22 +64,30 @@ class ReproduceCbTest {
       }
       favouriteCloser += Integer.parseInt(row.get("seeds_favourite_closer"));
     }
-    assertTrue(favouriteCloser >= 8, favouriteCloser + " of 10 cells favour the likelihood closer to the truth");
-    assertTrue(Files.size(out.resolve("cb-bma-figure1.png")) > 0 && Files.exists(out.resolve("cb-bma-weight-2.svg")));
+    assertTrue(
+        favouriteCloser >= 8,
+        favouriteCloser + " of 10 cells favour the likelihood closer to the truth");
+    assertTrue(
+        Files.size(out.resolve("cb-bma-figure1.png")) > 0
+            && Files.exists(out.resolve("cb-bma-weight-2.svg")));
     assertTrue(r.out().contains("paper_w_cbc"), r.out());
   }
 
   @Test
   void timeTracesBeatGuessingForEveryMethod() throws Exception {
     Path out = dir.resolve("time");
-    CommandRun r = CommandRun.of("reproduce", "cb-time", "--quick", "--threads", "2", "--out", out.toString());
+    CommandRun r =
+        CommandRun.of("reproduce", "cb-time", "--quick", "--threads", "2", "--out", out.toString());
     assertEquals(0, r.status(), r.err());
     List<Map<String, String>> rows = table(out.resolve("cb-time.csv"));
     assertEquals(3, rows.size(), "probit, logit and softmax");
-    assertEquals(3, SnakeCaseJson.parse(Files.readString(out.resolve("cb-time.json"))).getAsJsonArray().size());
+    assertEquals(
+        3,
+        SnakeCaseJson.parse(Files.readString(out.resolve("cb-time.json"))).getAsJsonArray().size());
     for (Map<String, String> row : rows) {
       double k = number(row, "k");
-      assertTrue(number(row, "test_loglik") > -Math.log(k) + 0.2, "better than uniform guessing: " + row);
+      assertTrue(
+          number(row, "test_loglik") > -Math.log(k) + 0.2, "better than uniform guessing: " + row);
       assertTrue(number(row, "test_accuracy") > 1.5 / k, row.toString());
       assertTrue(number(row, "best_test_loglik") >= number(row, "test_loglik"), row.toString());
       assertTrue(number(row, "seconds") > 0 && number(row, "iterations") >= 1, row.toString());
@@ -90,10 +98,21 @@ class ReproduceCbTest {
   @Test
   void glassWithoutPreparedDataNamesThePrepareCommand() throws Exception {
     Path data = dir.resolve("empty");
-    CommandRun r = CommandRun.of("reproduce", "cb-glass", "--quick", "--data", data.toString(), "--out",
-        dir.resolve("out").toString());
+    CommandRun r =
+        CommandRun.of(
+            "reproduce",
+            "cb-glass",
+            "--quick",
+            "--data",
+            data.toString(),
+            "--out",
+            dir.resolve("out").toString());
     assertEquals(2, r.status());
-    assertTrue(r.err().contains("run 'largecat data prepare glass --out " + data.resolve("glass") + "' first"), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "run 'largecat data prepare glass --out " + data.resolve("glass") + "' first"),
+        r.err());
   }
 
   @Test
@@ -106,22 +125,34 @@ class ReproduceCbTest {
       Assumptions.abort(message);
     }
     Path data = dir.resolve("data");
-    assertEquals(0, CommandRun.of("data", "prepare", "glass", "--out", data.resolve("glass").toString()).status());
+    assertEquals(
+        0,
+        CommandRun.of("data", "prepare", "glass", "--out", data.resolve("glass").toString())
+            .status());
     Path out = dir.resolve("glass");
-    CommandRun r = CommandRun.of("reproduce", "cb-glass", "--quick", "--data", data.toString(), "--out", out.toString());
+    CommandRun r =
+        CommandRun.of(
+            "reproduce", "cb-glass", "--quick", "--data", data.toString(), "--out", out.toString());
     assertEquals(0, r.status(), r.err());
     List<Map<String, String>> rows = table(out.resolve("cb-glass.csv"));
-    assertEquals(List.of("CBC-logit", "CBM-logit", "CBC-probit", "CBM-probit", "softmax"),
+    assertEquals(
+        List.of("CBC-logit", "CBM-logit", "CBC-probit", "CBM-probit", "softmax"),
         rows.stream().map(m -> m.get("model")).toList());
     for (int link = 0; link < 2; link++) {
       Map<String, String> cbc = rows.get(2 * link);
       Map<String, String> cbm = rows.get(2 * link + 1);
-      assertEquals(number(cbc, "accuracy"), number(cbm, "accuracy"), 0, "Prop. B.5.1: CBC and CBM share the argmax");
+      assertEquals(
+          number(cbc, "accuracy"),
+          number(cbm, "accuracy"),
+          0,
+          "Prop. B.5.1: CBC and CBM share the argmax");
     }
     for (Map<String, String> row : rows) {
       assertEquals(3, Integer.parseInt(row.get("splits")));
       // six classes: guessing gives 1/6 likelihood; the paper's fits give 0.35-0.41
-      assertTrue(number(row, "mean_likelihood") > 0.25 && number(row, "mean_likelihood") < 0.55, row.toString());
+      assertTrue(
+          number(row, "mean_likelihood") > 0.25 && number(row, "mean_likelihood") < 0.55,
+          row.toString());
       assertTrue(number(row, "accuracy") > 0.45, row.toString());
     }
   }

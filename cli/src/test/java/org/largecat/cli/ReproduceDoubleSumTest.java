@@ -10,27 +10,50 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.largecat.json.SnakeCaseJson;
 
-/** {@code largecat reproduce double-sum --quick} at a few epochs: Table 3's shape, the runs, Figure 2's rates, the figures. */
+/**
+ * {@code largecat reproduce double-sum --quick} at a few epochs: Table 3's shape, the runs, Figure
+ * 2's rates, the figures.
+ */
 class ReproduceDoubleSumTest {
-  private static final List<String> METHODS = List.of("ove", "nce", "is", "sgd", "umax", "isgd", "isgd-batch", "umax-raman");
+  private static final List<String> METHODS =
+      List.of("ove", "nce", "is", "sgd", "umax", "isgd", "isgd-batch", "umax-raman");
 
   @Test
-  void quickRunsEveryMethodOnTheGeneratedProblemAndRelatesItToImplicitSgd(@TempDir Path dir) throws Exception {
+  void quickRunsEveryMethodOnTheGeneratedProblemAndRelatesItToImplicitSgd(@TempDir Path dir)
+      throws Exception {
     Path out = dir.resolve("results");
-    CommandRun run = CommandRun.of("reproduce", "double-sum", "--quick", "--iterations", "4", "--threads", "1",
-        "--out", out.toString(), "--data", dir.resolve("no-data").toString());
+    CommandRun run =
+        CommandRun.of(
+            "reproduce",
+            "double-sum",
+            "--quick",
+            "--iterations",
+            "4",
+            "--threads",
+            "1",
+            "--out",
+            out.toString(),
+            "--data",
+            dir.resolve("no-data").toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("double-sum-table3:"), run.out());
-    assertTrue(!run.err().contains("skipping"), "the quick version reads no real set: " + run.err());
+    assertTrue(
+        !run.err().contains("skipping"), "the quick version reads no real set: " + run.err());
 
     List<String> table3 = Files.readAllLines(out.resolve("double-sum-table3.csv"));
-    assertEquals("dataset," + String.join(",", METHODS).replace('-', '_') + ",epochs,note", table3.get(0));
+    assertEquals(
+        "dataset," + String.join(",", METHODS).replace('-', '_') + ",epochs,note", table3.get(0));
     assertEquals(2, table3.size(), "one generated problem in the quick version: " + table3);
-    assertTrue(SnakeCaseJson.parse(Files.readString(out.resolve("double-sum-table3.json"))).getAsJsonArray().get(0)
-        .getAsJsonObject().has("umax_raman"));
+    assertTrue(
+        SnakeCaseJson.parse(Files.readString(out.resolve("double-sum-table3.json")))
+            .getAsJsonArray()
+            .get(0)
+            .getAsJsonObject()
+            .has("umax_raman"));
     String[] row = table3.get(1).split(",");
     assertEquals("synthetic-k50", row[0]);
-    assertEquals(1.0, Double.parseDouble(row[1 + METHODS.indexOf("isgd")]), 0, "isgd relative to itself");
+    assertEquals(
+        1.0, Double.parseDouble(row[1 + METHODS.indexOf("isgd")]), 0, "isgd relative to itself");
     assertEquals("4", row[1 + METHODS.size()]);
 
     List<String> runs = Files.readAllLines(out.resolve("double-sum-runs.csv"));
@@ -41,17 +64,22 @@ class ReproduceDoubleSumTest {
       assertEquals(METHODS.get(m), r[1]);
       assertEquals("default", r[3]);
       double logLoss = Double.parseDouble(r[5]);
-      // Finite and positive; at its Table 2 rate of 10^3 NCE is still far above log K after 4 epochs.
+      // Finite and positive; at its Table 2 rate of 10^3 NCE is still far above log K after 4
+      // epochs.
       assertTrue(logLoss > 0 && Double.isFinite(logLoss), METHODS.get(m) + " log-loss " + logLoss);
       if (METHODS.get(m).equals("isgd")) {
-        assertTrue(logLoss < logK, "Implicit SGD did not improve on the all-zero model's log K: " + logLoss);
+        assertTrue(
+            logLoss < logK,
+            "Implicit SGD did not improve on the all-zero model's log K: " + logLoss);
       }
     }
 
     List<String> formulations = Files.readAllLines(out.resolve("double-sum-formulations.csv"));
-    assertEquals(1 + 7 + 1, formulations.size(), "7 learning rates and their mean: " + formulations);
+    assertEquals(
+        1 + 7 + 1, formulations.size(), "7 learning rates and their mean: " + formulations);
     assertTrue(formulations.get(8).startsWith("synthetic-k50,mean,"), formulations.get(8));
-    for (String figure : new String[] {"double-sum-figure1-synthetic-k50", "double-sum-figure2-synthetic-k50"}) {
+    for (String figure :
+        new String[] {"double-sum-figure1-synthetic-k50", "double-sum-figure2-synthetic-k50"}) {
       assertTrue(Files.size(out.resolve(figure + ".png")) > 1000, figure);
       assertTrue(Files.readString(out.resolve(figure + ".svg")).contains("<svg"), figure);
     }

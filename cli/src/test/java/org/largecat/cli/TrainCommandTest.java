@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.largecat.json.SnakeCaseJson;
 
-/** largecat train, evaluate, predict and data synth end to end, through the command's entry point. */
+/**
+ * largecat train, evaluate, predict and data synth end to end, through the command's entry point.
+ */
 class TrainCommandTest {
-  @TempDir
-  Path dir;
-
+  @TempDir Path dir;
 
   private static CommandRun largecat(String... args) throws Exception {
     return CommandRun.of(args);
@@ -25,31 +25,106 @@ class TrainCommandTest {
   }
 
   private void synth() throws Exception {
-    assertEquals(0, largecat("data", "synth", "softmax", "--rows", "4000", "--columns", "8", "--classes", "12",
-        "--seed", "5", "--out", file("train.txt")).status());
-    assertEquals(0, largecat("data", "synth", "softmax", "--rows", "1000", "--columns", "8", "--classes", "12",
-        "--seed", "5", "--out", file("test.txt")).status());
+    assertEquals(
+        0,
+        largecat(
+                "data",
+                "synth",
+                "softmax",
+                "--rows",
+                "4000",
+                "--columns",
+                "8",
+                "--classes",
+                "12",
+                "--seed",
+                "5",
+                "--out",
+                file("train.txt"))
+            .status());
+    assertEquals(
+        0,
+        largecat(
+                "data",
+                "synth",
+                "softmax",
+                "--rows",
+                "1000",
+                "--columns",
+                "8",
+                "--classes",
+                "12",
+                "--seed",
+                "5",
+                "--out",
+                file("test.txt"))
+            .status());
   }
 
   @Test
   void trainWritesAModelThatEvaluateAndPredictRead() throws Exception {
     synth();
-    CommandRun train = largecat("train", "--train", file("train.txt"), "--test", file("test.txt"), "--method", "ar-softmax",
-        "--batch", "100", "--sampled", "4", "--epochs", "10", "--threads", "2", "--model", file("m.bin"), "--json");
+    CommandRun train =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--test",
+            file("test.txt"),
+            "--method",
+            "ar-softmax",
+            "--batch",
+            "100",
+            "--sampled",
+            "4",
+            "--epochs",
+            "10",
+            "--threads",
+            "2",
+            "--model",
+            file("m.bin"),
+            "--json");
     assertEquals(0, train.status(), train.err());
     JsonObject summary = SnakeCaseJson.parseObject(train.out());
-    for (String field : new String[] {"method", "backend", "iterations", "seconds", "seconds_per_epoch", "train_bound",
-        "test_loglik", "test_accuracy", "test_top5"}) {
+    for (String field :
+        new String[] {
+          "method",
+          "backend",
+          "iterations",
+          "seconds",
+          "seconds_per_epoch",
+          "train_bound",
+          "test_loglik",
+          "test_accuracy",
+          "test_top5"
+        }) {
       assertTrue(summary.has(field), field + " missing: " + train.out());
     }
-    CommandRun evaluate = largecat("evaluate", "--model", file("m.bin"), "--test", file("test.txt"), "--json");
+    CommandRun evaluate =
+        largecat("evaluate", "--model", file("m.bin"), "--test", file("test.txt"), "--json");
     assertEquals(0, evaluate.status(), evaluate.err());
     double loglik = summary.get("test_loglik").getAsDouble();
-    assertEquals(loglik, SnakeCaseJson.parseObject(evaluate.out()).get("test_loglik").getAsDouble(), 0, evaluate.out());
-    double truth = SnakeCaseJson.parseObject(largecat("evaluate", "--model", file("train.txt.truth"), "--test",
-        file("test.txt"), "--json").out()).get("test_loglik").getAsDouble();
-    assertTrue(loglik > truth - 0.1 * Math.abs(truth), loglik + " vs the generating model's " + truth);
-    CommandRun predict = largecat("predict", "--model", file("m.bin"), "--input", file("test.txt"), "--top", "3");
+    assertEquals(
+        loglik,
+        SnakeCaseJson.parseObject(evaluate.out()).get("test_loglik").getAsDouble(),
+        0,
+        evaluate.out());
+    double truth =
+        SnakeCaseJson.parseObject(
+                largecat(
+                        "evaluate",
+                        "--model",
+                        file("train.txt.truth"),
+                        "--test",
+                        file("test.txt"),
+                        "--json")
+                    .out())
+            .get("test_loglik")
+            .getAsDouble();
+    assertTrue(
+        loglik > truth - 0.1 * Math.abs(truth), loglik + " vs the generating model's " + truth);
+    CommandRun predict =
+        largecat("predict", "--model", file("m.bin"), "--input", file("test.txt"), "--top", "3");
     assertEquals(0, predict.status(), predict.err());
     String[] lines = predict.out().split("\n");
     assertEquals(1000, lines.length);
@@ -59,12 +134,28 @@ class TrainCommandTest {
   @Test
   void everyMethodAndSamplingModeRunsFromTheCommandLine() throws Exception {
     synth();
-    for (String method : new String[] {"ar-softmax", "ar-probit", "ar-logistic", "ove", "exact-softmax"}) {
+    for (String method :
+        new String[] {"ar-softmax", "ar-probit", "ar-logistic", "ove", "exact-softmax"}) {
       for (String sampling : new String[] {"per-example", "shared"}) {
-        CommandRun r = largecat("train", "--train", file("train.txt"), "--method", method, "--batch", "200", "--sampled", "4",
-            "--iterations", "20", "--sampling", sampling, "--json");
+        CommandRun r =
+            largecat(
+                "train",
+                "--train",
+                file("train.txt"),
+                "--method",
+                method,
+                "--batch",
+                "200",
+                "--sampled",
+                "4",
+                "--iterations",
+                "20",
+                "--sampling",
+                sampling,
+                "--json");
         assertEquals(0, r.status(), method + " " + sampling + ": " + r.err());
-        assertEquals(method, SnakeCaseJson.parseObject(r.out()).get("method").getAsString(), r.out());
+        assertEquals(
+            method, SnakeCaseJson.parseObject(r.out()).get("method").getAsString(), r.out());
       }
     }
   }

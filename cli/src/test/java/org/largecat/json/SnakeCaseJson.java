@@ -7,7 +7,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.util.Map;
 
-/** Parses JSON the command wrote, checking that every key of every object, however deep, is snake_case. */
+/**
+ * Parses JSON the command wrote, checking that every key of every object, however deep, is
+ * snake_case.
+ */
 public final class SnakeCaseJson {
   private SnakeCaseJson() {}
 
@@ -28,7 +31,9 @@ public final class SnakeCaseJson {
   private static void checkKeys(JsonElement element, String path) {
     if (element.isJsonObject()) {
       for (Map.Entry<String, JsonElement> field : element.getAsJsonObject().entrySet()) {
-        assertTrue(Json.SNAKE_CASE.matcher(field.getKey()).matches(), path + "." + field.getKey() + " is not snake_case");
+        assertTrue(
+            Json.SNAKE_CASE.matcher(field.getKey()).matches(),
+            path + "." + field.getKey() + " is not snake_case");
         checkKeys(field.getValue(), path + "." + field.getKey());
       }
     } else if (element.isJsonArray()) {

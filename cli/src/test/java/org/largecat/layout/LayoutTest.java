@@ -11,29 +11,42 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module layout of DESIGN.md, checked on the compiled classes of every module: no package imports
- * a package that imports it; engine-api is the SPI and nothing else; algorithms see only the SPI;
- * backends never see an algorithm; bench never sees the command.
+ * The module layout of DESIGN.md, checked on the compiled classes of every module: no package
+ * imports a package that imports it; engine-api is the SPI and nothing else; algorithms see only
+ * the SPI; backends never see an algorithm; bench never sees the command.
  */
 class LayoutTest {
   /** The packages of engine-api. */
-  private static final String[] ENGINE_API = {"org.largecat.kernel", "org.largecat.kernel.scalar", "org.largecat.special"};
+  private static final String[] ENGINE_API = {
+    "org.largecat.kernel", "org.largecat.kernel.scalar", "org.largecat.special"
+  };
 
   /** The packages of the algorithms module. */
-  private static final String[] ALGORITHMS = {"org.largecat", "org.largecat.data", "org.largecat.model",
-      "org.largecat.train..", "org.largecat.eval", "org.largecat.cb", "org.largecat.synth"};
+  private static final String[] ALGORITHMS = {
+    "org.largecat",
+    "org.largecat.data",
+    "org.largecat.model",
+    "org.largecat.train..",
+    "org.largecat.eval",
+    "org.largecat.cb",
+    "org.largecat.synth"
+  };
 
   /** The packages of the backend modules. */
-  private static final String[] BACKENDS = {"org.largecat.kernel.simd", "org.largecat.kernel.blas",
-      "org.largecat.kernel.nativecode"};
+  private static final String[] BACKENDS = {
+    "org.largecat.kernel.simd", "org.largecat.kernel.blas", "org.largecat.kernel.nativecode"
+  };
 
   private static JavaClasses largecat;
 
   @BeforeAll
   static void importClasses() {
     // Main code only: test classes come from target/test-classes and from engine-api's test-jar.
-    largecat = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .withImportOption(location -> !location.contains("-tests.jar")).importPackages("org.largecat");
+    largecat =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("org.largecat");
   }
 
   @Test
@@ -43,29 +56,53 @@ class LayoutTest {
 
   @Test
   void engineApiDependsOnTheJdkOnly() {
-    classes().that().resideInAnyPackage(ENGINE_API).should().onlyDependOnClassesThat()
-        .resideInAnyPackage(concat(ENGINE_API, "java..")).check(largecat);
+    classes()
+        .that()
+        .resideInAnyPackage(ENGINE_API)
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(concat(ENGINE_API, "java.."))
+        .check(largecat);
   }
 
   @Test
   void algorithmsSeeOnlyTheKernelSpi() {
-    classes().that().resideInAnyPackage(ALGORITHMS).should().onlyDependOnClassesThat()
-        .resideInAnyPackage(concat(ALGORITHMS, "org.largecat.kernel", "org.largecat.special", "java.."))
+    classes()
+        .that()
+        .resideInAnyPackage(ALGORITHMS)
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            concat(ALGORITHMS, "org.largecat.kernel", "org.largecat.special", "java.."))
         .check(largecat);
   }
 
   @Test
   void backendsNeverSeeAnAlgorithmOrTheCommand() {
-    noClasses().that().resideInAnyPackage(BACKENDS).should().dependOnClassesThat()
-        .resideInAnyPackage(concat(ALGORITHMS, "org.largecat.bench..", "org.largecat.cli", "org.largecat.experiments",
-            "org.largecat.prepare"))
+    noClasses()
+        .that()
+        .resideInAnyPackage(BACKENDS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            concat(
+                ALGORITHMS,
+                "org.largecat.bench..",
+                "org.largecat.cli",
+                "org.largecat.experiments",
+                "org.largecat.prepare"))
         .check(largecat);
   }
 
   @Test
   void benchIsJmhOverTheAlgorithmsNotTheCommand() {
-    noClasses().that().resideInAnyPackage("org.largecat.bench..").should().dependOnClassesThat()
-        .resideInAnyPackage("org.largecat.cli", "org.largecat.experiments", "org.largecat.prepare").check(largecat);
+    noClasses()
+        .that()
+        .resideInAnyPackage("org.largecat.bench..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.largecat.cli", "org.largecat.experiments", "org.largecat.prepare")
+        .check(largecat);
   }
 
   private static String[] concat(String[] packages, String... more) {

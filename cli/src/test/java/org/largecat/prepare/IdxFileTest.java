@@ -20,8 +20,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.SparseFeatures;
 
 class IdxFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** An IDX file of unsigned bytes: magic 0x0000080d, the sizes, then {@code data}. */
   static byte[] idx(int[] shape, byte[] data) throws IOException {
@@ -37,7 +36,8 @@ class IdxFileTest {
 
   private Path write(String name, byte[] content, boolean gzip) throws IOException {
     Path file = dir.resolve(name);
-    try (OutputStream out = gzip ? new GZIPOutputStream(Files.newOutputStream(file)) : Files.newOutputStream(file)) {
+    try (OutputStream out =
+        gzip ? new GZIPOutputStream(Files.newOutputStream(file)) : Files.newOutputStream(file)) {
       out.write(content);
     }
     return file;
@@ -55,7 +55,8 @@ class IdxFileTest {
 
   @Test
   void imagesAndLabelsBecomeSparseRowsScaledTo01() throws IOException {
-    Path images = write("img", idx(new int[] {2, 1, 3}, new byte[] {0, (byte) 255, 51, 0, 0, 0}), true);
+    Path images =
+        write("img", idx(new int[] {2, 1, 3}, new byte[] {0, (byte) 255, 51, 0, 0, 0}), true);
     Path labels = write("lab", idx(new int[] {2}, new byte[] {9, 0}), false);
     Dataset d = FashionMnist.examples(images, labels);
     assertArrayEquals(new int[] {9, 0}, d.labels());
@@ -71,7 +72,8 @@ class IdxFileTest {
     Path file = write("labels", idx(new int[] {2}, new byte[] {1, 2}), false);
     DataFileException e = assertThrows(DataFileException.class, () -> IdxFile.read(file, 3));
     assertEquals(file, e.file());
-    assertTrue(e.getMessage().contains("magic number 0x00000801 is not 0x00000803"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("magic number 0x00000801 is not 0x00000803"), e.getMessage());
   }
 
   @Test
@@ -79,7 +81,9 @@ class IdxFileTest {
     byte[] whole = idx(new int[] {2, 2, 2}, new byte[8]);
     Path cut = write("short", Arrays.copyOf(whole, whole.length - 3), false);
     DataFileException e = assertThrows(DataFileException.class, () -> IdxFile.read(cut, 3));
-    assertTrue(e.getMessage().startsWith(cut + ": the file ends after 5 of the 8 data bytes"), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(cut + ": the file ends after 5 of the 8 data bytes"),
+        e.getMessage());
     Path header = write("header", Arrays.copyOf(whole, 9), false);
     e = assertThrows(DataFileException.class, () -> IdxFile.read(header, 3));
     assertTrue(e.getMessage().contains("ends inside its IDX header"), e.getMessage());
@@ -102,10 +106,14 @@ class IdxFileTest {
   void labelsBeyondTenAndCountsThatDisagreeAreErrors() throws IOException {
     Path images = write("img", idx(new int[] {2, 1, 1}, new byte[] {1, 2}), false);
     Path tooMany = write("lab3", idx(new int[] {3}, new byte[] {1, 2, 3}), false);
-    assertTrue(assertThrows(DataFileException.class, () -> FashionMnist.examples(images, tooMany))
-        .getMessage().contains("has 3 labels but"));
+    assertTrue(
+        assertThrows(DataFileException.class, () -> FashionMnist.examples(images, tooMany))
+            .getMessage()
+            .contains("has 3 labels but"));
     Path eleven = write("lab11", idx(new int[] {2}, new byte[] {1, 11}), false);
-    assertTrue(assertThrows(DataFileException.class, () -> FashionMnist.examples(images, eleven))
-        .getMessage().contains("label 1 is 11"));
+    assertTrue(
+        assertThrows(DataFileException.class, () -> FashionMnist.examples(images, eleven))
+            .getMessage()
+            .contains("label 1 is 11"));
   }
 }

@@ -20,22 +20,27 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
 
 /**
- * Each prepared set from its installed Debian package: N, D, K, label ranges, known values, and a round
- * trip of the written files through {@link DatasetReader}. Where a package is missing the test is skipped
- * with a message naming it; CI, which installs them, sets {@code largecat.test.requireDatasets=true} so
- * that a missing package fails there instead.
+ * Each prepared set from its installed Debian package: N, D, K, label ranges, known values, and a
+ * round trip of the written files through {@link DatasetReader}. Where a package is missing the
+ * test is skipped with a message naming it; CI, which installs them, sets {@code
+ * largecat.test.requireDatasets=true} so that a missing package fails there instead.
  */
 class InstalledDatasetsTest {
   private static final String REQUIRE = "largecat.test.requireDatasets";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static void assumeInstalled(boolean installed, DebianPackage debian, String set) {
     if (installed) {
       return;
     }
-    String message = set + " needs Debian's " + debian.name() + ", not installed here (" + debian.installLine() + ")";
+    String message =
+        set
+            + " needs Debian's "
+            + debian.name()
+            + ", not installed here ("
+            + debian.installLine()
+            + ")";
     if (Boolean.getBoolean(REQUIRE)) {
       fail(message + "; " + REQUIRE + "=true requires it");
     }
@@ -49,9 +54,11 @@ class InstalledDatasetsTest {
     ReadOptions options = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
     assertSame(set.train(), DatasetReader.read(dir.resolve("train.txt"), options));
     assertSame(set.test(), DatasetReader.read(dir.resolve("test.txt"), options));
-    assertEquals(set.classNames(), Files.readAllLines(dir.resolve("classes.txt"), StandardCharsets.UTF_8));
+    assertEquals(
+        set.classNames(), Files.readAllLines(dir.resolve("classes.txt"), StandardCharsets.UTF_8));
     String readme = Files.readString(dir.resolve("README.txt"));
-    assertTrue(readme.contains("D: " + set.train().columns() + "\nK: " + set.train().classes()), readme);
+    assertTrue(
+        readme.contains("D: " + set.train().columns() + "\nK: " + set.train().classes()), readme);
   }
 
   private static void assertSame(Dataset written, Dataset read) {
@@ -62,7 +69,10 @@ class InstalledDatasetsTest {
     SparseFeatures x = (SparseFeatures) read.features();
     for (int n = 0; n < read.rows(); n += Math.max(1, read.rows() / 500)) {
       for (int j = x.indptr()[n]; j < x.indptr()[n + 1]; j++) {
-        assertEquals(written.features().get(n, x.indices()[j]), x.values()[j], "row " + n + ", column " + x.indices()[j]);
+        assertEquals(
+            written.features().get(n, x.indices()[j]),
+            x.values()[j],
+            "row " + n + ", column " + x.indices()[j]);
       }
       assertEquals(written.features().squaredNorm(n), x.squaredNorm(n), 0, "row " + n);
     }
@@ -76,7 +86,8 @@ class InstalledDatasetsTest {
 
   @Test
   void fashionMnistKeepsItsOwnSplitAndScalesPixelsTo01() throws IOException {
-    assumeInstalled(FashionMnist.installed(FashionMnist.DEFAULT_DIR), FashionMnist.PACKAGE, "fashion-mnist");
+    assumeInstalled(
+        FashionMnist.installed(FashionMnist.DEFAULT_DIR), FashionMnist.PACKAGE, "fashion-mnist");
     PreparedSet set = FashionMnist.prepare(FashionMnist.DEFAULT_DIR);
     assertEquals(60_000, set.train().rows());
     assertEquals(10_000, set.test().rows());
@@ -85,7 +96,8 @@ class InstalledDatasetsTest {
     assertEquals(9, set.train().labels()[0]); // the first training image is an ankle boot
     assertEquals(9, set.test().labels()[0]);
     assertEquals(2, set.test().labels()[1]);
-    assertEquals(1f / 255, set.train().features().get(0, 96)); // row 3, column 12 of the first image holds 1
+    assertEquals(
+        1f / 255, set.train().features().get(0, 96)); // row 3, column 12 of the first image holds 1
     assertEquals(13f / 255, set.train().features().get(0, 99));
     for (int count : set.train().classCounts()) {
       assertEquals(6_000, count);
@@ -115,7 +127,9 @@ class InstalledDatasetsTest {
     assertEquals(1f, train.features().get(0, names.indexOf("beginning")));
     assertEquals(0.5f, train.features().get(0, names.indexOf("the")));
     assertEquals(1f / 3, train.features().get(0, names.indexOf("in")));
-    assertEquals("amen", names.get(set.test().labels()[set.test().rows() - 1])); // Revelation 22:21 ends "Amen."
+    assertEquals(
+        "amen",
+        names.get(set.test().labels()[set.test().rows() - 1])); // Revelation 22:21 ends "Amen."
     assertLabelsWithin(train);
     assertLabelsWithin(set.test());
     assertRoundTrip(set);
@@ -150,7 +164,8 @@ class InstalledDatasetsTest {
 
   @Test
   void detergentHasSixBrandsAndTheirSixPrices() throws IOException {
-    assumeInstalled(RDataset.DETERGENT.installed(), RDataset.DETERGENT.debianPackage(), "detergent");
+    assumeInstalled(
+        RDataset.DETERGENT.installed(), RDataset.DETERGENT.debianPackage(), "detergent");
     PreparedSet set = RDataset.DETERGENT.prepare(1);
     assertEquals(2_657, set.train().rows() + set.test().rows());
     assertEquals(531, set.test().rows());
@@ -161,8 +176,11 @@ class InstalledDatasetsTest {
     for (int k = 0; k < 6; k++) {
       counts[k] += testCounts[k];
     }
-    assertArrayEquals(new int[] {87, 507, 253, 406, 701, 703}, counts); // R's table(detergent$choice)
-    assertTrue(set.recipe().contains("TidePrice, WiskPrice, EraPlusPrice, SurfPrice, SoloPrice, AllPrice"), set.recipe());
+    assertArrayEquals(
+        new int[] {87, 507, 253, 406, 701, 703}, counts); // R's table(detergent$choice)
+    assertTrue(
+        set.recipe().contains("TidePrice, WiskPrice, EraPlusPrice, SurfPrice, SoloPrice, AllPrice"),
+        set.recipe());
     assertStandardized(set.train());
     assertRoundTrip(set);
   }
@@ -179,7 +197,8 @@ class InstalledDatasetsTest {
       }
       double mean = sum / train.rows();
       assertEquals(0, mean, 1e-5, "column " + j);
-      assertEquals(1, (squares - train.rows() * mean * mean) / (train.rows() - 1), 1e-4, "column " + j);
+      assertEquals(
+          1, (squares - train.rows() * mean * mean) / (train.rows() - 1), 1e-4, "column " + j);
     }
   }
 }

@@ -15,26 +15,38 @@ import java.util.ServiceLoader;
 public final class BackendCatalog {
 
   /** The standard backends, in the order they are listed. */
-  public static final List<String> AUTO_ORDER = List.of("native", "simd", "blas", "jblas", "scalar");
+  public static final List<String> AUTO_ORDER =
+      List.of("native", "simd", "blas", "jblas", "scalar");
 
   /**
    * The order in which {@code auto} prefers backends for a family, fastest first, from JMH runs on
-   * AVX-512 machines (the figures are in docs/performance.md).
-   * The C kernels win the vector ops (dot, gather-dot, the sampled step); the Vector API wins most
-   * special functions and the lock-step implicit updates; blas (netlib on the system OpenBLAS)
-   * beats jblas (its bundled OpenBLAS, every array copied across JNI) at every gemm shape measured.
+   * AVX-512 machines (the figures are in docs/performance.md). The C kernels win the vector ops
+   * (dot, gather-dot, the sampled step); the Vector API wins most special functions and the
+   * lock-step implicit updates; blas (netlib on the system OpenBLAS) beats jblas (its bundled
+   * OpenBLAS, every array copied across JNI) at every gemm shape measured.
    */
   public static List<String> autoOrder(KernelFamily family) {
     return switch (family) {
       case VECTOR_OPS -> List.of("native", "simd", "blas", "jblas", "scalar");
-      case SPECIAL_FUNCTIONS, IMPLICIT_UPDATES -> List.of("simd", "native", "blas", "jblas", "scalar");
+      case SPECIAL_FUNCTIONS, IMPLICIT_UPDATES ->
+          List.of("simd", "native", "blas", "jblas", "scalar");
       case MATRIX_OPS -> List.of("blas", "jblas", "native", "simd", "scalar");
     };
   }
 
   /** Which module each standard backend comes from, for the "not on the class path" fix. */
-  private static final Map<String, String> MODULES = Map.of(
-      "native", "native", "simd", "engine-simd", "blas", "engine-blas", "jblas", "engine-blas", "scalar", "engine-api");
+  private static final Map<String, String> MODULES =
+      Map.of(
+          "native",
+          "native",
+          "simd",
+          "engine-simd",
+          "blas",
+          "engine-blas",
+          "jblas",
+          "engine-blas",
+          "scalar",
+          "engine-api");
 
   /** One backend's state. {@code families} is non-null exactly when it is available. */
   public record Entry(String name, KernelFamilies families, String reason, String fix) {
@@ -42,7 +54,9 @@ public final class BackendCatalog {
       return families != null;
     }
 
-    /** What the backend loaded, from {@link KernelFamilies#detail()}; null if unavailable or silent. */
+    /**
+     * What the backend loaded, from {@link KernelFamilies#detail()}; null if unavailable or silent.
+     */
     public String detail() {
       return families == null ? null : families.detail();
     }
@@ -57,12 +71,14 @@ public final class BackendCatalog {
   /** Discovers and loads the backends on the class path of this class's loader. */
   public static BackendCatalog discover() {
     List<KernelBackend> found = new ArrayList<>();
-    ServiceLoader<KernelBackend> loader = ServiceLoader.load(KernelBackend.class, BackendCatalog.class.getClassLoader());
+    ServiceLoader<KernelBackend> loader =
+        ServiceLoader.load(KernelBackend.class, BackendCatalog.class.getClassLoader());
     for (ServiceLoader.Provider<KernelBackend> provider : loader.stream().toList()) {
       try {
         found.add(provider.get());
       } catch (ServiceConfigurationError e) {
-        throw new IllegalStateException("kernel backend " + provider.type().getName() + " could not be constructed", e);
+        throw new IllegalStateException(
+            "kernel backend " + provider.type().getName() + " could not be constructed", e);
       }
     }
     return of(found);
@@ -79,8 +95,15 @@ public final class BackendCatalog {
     }
     Map<String, Entry> entries = new LinkedHashMap<>();
     for (String name : AUTO_ORDER) {
-      entries.put(name, loaded.containsKey(name) ? loaded.remove(name) : new Entry(name, null,
-          "not on the class path", "add the largecat module " + MODULES.get(name) + " to the class path"));
+      entries.put(
+          name,
+          loaded.containsKey(name)
+              ? loaded.remove(name)
+              : new Entry(
+                  name,
+                  null,
+                  "not on the class path",
+                  "add the largecat module " + MODULES.get(name) + " to the class path"));
     }
     entries.putAll(loaded);
     return new BackendCatalog(entries);
@@ -112,7 +135,9 @@ public final class BackendCatalog {
         return e;
       }
     }
-    throw new IllegalStateException("no available backend implements " + family.label()
-        + "; the scalar backend in engine-api always should");
+    throw new IllegalStateException(
+        "no available backend implements "
+            + family.label()
+            + "; the scalar backend in engine-api always should");
   }
 }

@@ -13,19 +13,62 @@ final class CheckedImplicitUpdates extends ImplicitUpdates {
   }
 
   @Override
-  protected void softmaxSingleClassKernel(int n, double[] z, int zOff, double[] uOld, int uOldOff,
-      double[] xNorm2, int xNorm2Off, double eta, long datasetSize, long classCount,
-      double[] uNew, int uNewOff, double[] step, int stepOff) {
+  protected void softmaxSingleClassKernel(
+      int n,
+      double[] z,
+      int zOff,
+      double[] uOld,
+      int uOldOff,
+      double[] xNorm2,
+      int xNorm2Off,
+      double eta,
+      long datasetSize,
+      long classCount,
+      double[] uNew,
+      int uNewOff,
+      double[] step,
+      int stepOff) {
     double[] expectedU = new double[n]; // computed first: outputs may alias inputs
     double[] expectedStep = new double[n];
-    reference.softmaxSingleClassKernel(n, z, zOff, uOld, uOldOff, xNorm2, xNorm2Off, eta, datasetSize, classCount,
-        expectedU, 0, expectedStep, 0);
-    tested.softmaxSingleClassKernel(n, z, zOff, uOld, uOldOff, xNorm2, xNorm2Off, eta, datasetSize, classCount,
-        uNew, uNewOff, step, stepOff);
+    reference.softmaxSingleClassKernel(
+        n,
+        z,
+        zOff,
+        uOld,
+        uOldOff,
+        xNorm2,
+        xNorm2Off,
+        eta,
+        datasetSize,
+        classCount,
+        expectedU,
+        0,
+        expectedStep,
+        0);
+    tested.softmaxSingleClassKernel(
+        n,
+        z,
+        zOff,
+        uOld,
+        uOldOff,
+        xNorm2,
+        xNorm2Off,
+        eta,
+        datasetSize,
+        classCount,
+        uNew,
+        uNewOff,
+        step,
+        stepOff);
     for (int i = 0; i < n; i++) {
       double bound = Agreement.implicitUpdate(expectedU[i]);
       Agreement.require(name, "softmaxSingleClass u", i, uNew[uNewOff + i], expectedU[i], bound);
-      Agreement.require(name, "softmaxSingleClass step", i, step[stepOff + i], expectedStep[i],
+      Agreement.require(
+          name,
+          "softmaxSingleClass step",
+          i,
+          step[stepOff + i],
+          expectedStep[i],
           bound * Math.abs(expectedStep[i]));
     }
   }

@@ -6,13 +6,20 @@ import java.util.Map;
 final class CheckedKernels {
   private CheckedKernels() {}
 
-  static KernelFamilies wrap(KernelFamilies tested, Map<KernelFamily, String> chosen, KernelFamilies reference) {
+  static KernelFamilies wrap(
+      KernelFamilies tested, Map<KernelFamily, String> chosen, KernelFamilies reference) {
     return new KernelFamilies(
-        new CheckedVectorOps(tested.vectorOps(), reference.vectorOps(), chosen.get(KernelFamily.VECTOR_OPS)),
-        new CheckedSpecialFunctions(tested.specialFunctions(), reference.specialFunctions(),
+        new CheckedVectorOps(
+            tested.vectorOps(), reference.vectorOps(), chosen.get(KernelFamily.VECTOR_OPS)),
+        new CheckedSpecialFunctions(
+            tested.specialFunctions(),
+            reference.specialFunctions(),
             chosen.get(KernelFamily.SPECIAL_FUNCTIONS)),
-        new CheckedImplicitUpdates(tested.implicitUpdates(), reference.implicitUpdates(),
+        new CheckedImplicitUpdates(
+            tested.implicitUpdates(),
+            reference.implicitUpdates(),
             chosen.get(KernelFamily.IMPLICIT_UPDATES)),
-        new CheckedMatrixOps(tested.matrixOps(), reference.matrixOps(), chosen.get(KernelFamily.MATRIX_OPS)));
+        new CheckedMatrixOps(
+            tested.matrixOps(), reference.matrixOps(), chosen.get(KernelFamily.MATRIX_OPS)));
   }
 }

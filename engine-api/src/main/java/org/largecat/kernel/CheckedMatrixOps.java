@@ -25,78 +25,264 @@ final class CheckedMatrixOps extends MatrixOps {
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, double alpha,
-      double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc) {
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double[] b,
+      int bOff,
+      int ldb,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
     double[] expected = c.clone();
-    reference.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, expected, cOff, ldc);
+    reference.gemmKernel(
+        transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, expected, cOff, ldc);
     double[] magnitude = abs(c);
-    reference.gemmKernel(transA, transB, m, n, k, Math.abs(alpha), abs(a), aOff, lda, abs(b), bOff, ldb,
-        Math.abs(beta), magnitude, cOff, ldc);
-    tested.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
-    compare("gemm", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, k, cOff, ldc,
+    reference.gemmKernel(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        Math.abs(alpha),
+        abs(a),
+        aOff,
+        lda,
+        abs(b),
+        bOff,
+        ldb,
+        Math.abs(beta),
+        magnitude,
+        cOff,
+        ldc);
+    tested.gemmKernel(
+        transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+    compare(
+        "gemm",
+        c.length,
+        i -> c[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.DOUBLE_UNIT,
+        k,
+        cOff,
+        ldc,
         (i, j) -> i < m && j < n);
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
-      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float[] b,
+      int bOff,
+      int ldb,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
     float[] expected = c.clone();
-    reference.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, expected, cOff, ldc);
+    reference.gemmKernel(
+        transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, expected, cOff, ldc);
     float[] magnitude = abs(c);
-    reference.gemmKernel(transA, transB, m, n, k, Math.abs(alpha), abs(a), aOff, lda, abs(b), bOff, ldb,
-        Math.abs(beta), magnitude, cOff, ldc);
-    tested.gemmKernel(transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
-    compare("sgemm", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, k, cOff, ldc,
+    reference.gemmKernel(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        Math.abs(alpha),
+        abs(a),
+        aOff,
+        lda,
+        abs(b),
+        bOff,
+        ldb,
+        Math.abs(beta),
+        magnitude,
+        cOff,
+        ldc);
+    tested.gemmKernel(
+        transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+    compare(
+        "sgemm",
+        c.length,
+        i -> c[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.FLOAT_UNIT,
+        k,
+        cOff,
+        ldc,
         (i, j) -> i < m && j < n);
   }
 
   @Override
-  protected void gemvKernel(boolean trans, int m, int n, double alpha, double[] a, int aOff, int lda,
-      double[] x, int xOff, double beta, double[] y, int yOff) {
+  protected void gemvKernel(
+      boolean trans,
+      int m,
+      int n,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double[] x,
+      int xOff,
+      double beta,
+      double[] y,
+      int yOff) {
     double[] expected = y.clone();
     reference.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, expected, yOff);
     double[] magnitude = abs(y);
-    reference.gemvKernel(trans, m, n, Math.abs(alpha), abs(a), aOff, lda, abs(x), xOff, Math.abs(beta), magnitude, yOff);
+    reference.gemvKernel(
+        trans,
+        m,
+        n,
+        Math.abs(alpha),
+        abs(a),
+        aOff,
+        lda,
+        abs(x),
+        xOff,
+        Math.abs(beta),
+        magnitude,
+        yOff);
     tested.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
     int length = trans ? n : m;
-    compare("gemv", y.length, i -> y[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, trans ? m : n,
-        yOff, 1, (i, j) -> i < length && j == 0);
+    compare(
+        "gemv",
+        y.length,
+        i -> y[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.DOUBLE_UNIT,
+        trans ? m : n,
+        yOff,
+        1,
+        (i, j) -> i < length && j == 0);
   }
 
   @Override
-  protected void gemvKernel(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
-      float[] x, int xOff, float beta, float[] y, int yOff) {
+  protected void gemvKernel(
+      boolean trans,
+      int m,
+      int n,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float[] x,
+      int xOff,
+      float beta,
+      float[] y,
+      int yOff) {
     float[] expected = y.clone();
     reference.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, expected, yOff);
     float[] magnitude = abs(y);
-    reference.gemvKernel(trans, m, n, Math.abs(alpha), abs(a), aOff, lda, abs(x), xOff, Math.abs(beta), magnitude, yOff);
+    reference.gemvKernel(
+        trans,
+        m,
+        n,
+        Math.abs(alpha),
+        abs(a),
+        aOff,
+        lda,
+        abs(x),
+        xOff,
+        Math.abs(beta),
+        magnitude,
+        yOff);
     tested.gemvKernel(trans, m, n, alpha, a, aOff, lda, x, xOff, beta, y, yOff);
     int length = trans ? n : m;
-    compare("sgemv", y.length, i -> y[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, trans ? m : n,
-        yOff, 1, (i, j) -> i < length && j == 0);
+    compare(
+        "sgemv",
+        y.length,
+        i -> y[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.FLOAT_UNIT,
+        trans ? m : n,
+        yOff,
+        1,
+        (i, j) -> i < length && j == 0);
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, double alpha, double[] a, int aOff, int lda,
-      double beta, double[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
     double[] expected = c.clone();
     reference.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, expected, cOff, ldc);
     double[] magnitude = abs(c);
-    reference.syrkKernel(trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
+    reference.syrkKernel(
+        trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
     tested.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
-    compare("syrk", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.DOUBLE_UNIT, k, cOff, ldc,
+    compare(
+        "syrk",
+        c.length,
+        i -> c[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.DOUBLE_UNIT,
+        k,
+        cOff,
+        ldc,
         (i, j) -> i < n && j <= i);
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
-      float beta, float[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
     float[] expected = c.clone();
     reference.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, expected, cOff, ldc);
     float[] magnitude = abs(c);
-    reference.syrkKernel(trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
+    reference.syrkKernel(
+        trans, n, k, Math.abs(alpha), abs(a), aOff, lda, Math.abs(beta), magnitude, cOff, ldc);
     tested.syrkKernel(trans, n, k, alpha, a, aOff, lda, beta, c, cOff, ldc);
-    compare("ssyrk", c.length, i -> c[i], i -> expected[i], i -> magnitude[i], Agreement.FLOAT_UNIT, k, cOff, ldc,
+    compare(
+        "ssyrk",
+        c.length,
+        i -> c[i],
+        i -> expected[i],
+        i -> magnitude[i],
+        Agreement.FLOAT_UNIT,
+        k,
+        cOff,
+        ldc,
         (i, j) -> i < n && j <= i);
   }
 
@@ -106,9 +292,13 @@ final class CheckedMatrixOps extends MatrixOps {
     int expected = reference.choleskyFactorKernel(n, original.clone(), aOff, lda);
     int got = tested.choleskyFactorKernel(n, a, aOff, lda);
     if ((got == 0) != (expected == 0)) {
-      throw new KernelDisagreementException("check mode: " + name + " choleskyFactor "
-          + (got == 0 ? "succeeded" : "failed at order " + got) + " but the scalar reference "
-          + (expected == 0 ? "succeeded" : "failed at order " + expected));
+      throw new KernelDisagreementException(
+          "check mode: "
+              + name
+              + " choleskyFactor "
+              + (got == 0 ? "succeeded" : "failed at order " + got)
+              + " but the scalar reference "
+              + (expected == 0 ? "succeeded" : "failed at order " + expected));
     }
     if (got != 0) {
       return got;
@@ -133,14 +323,20 @@ final class CheckedMatrixOps extends MatrixOps {
     for (int idx = 0; idx < a.length; idx++) {
       int rel = idx - aOff;
       boolean inside = rel >= 0 && lower.contains(rel / lda, rel % lda);
-      Agreement.require(name, "choleskyFactor", idx, inside ? product[idx] : a[idx], original[idx],
+      Agreement.require(
+          name,
+          "choleskyFactor",
+          idx,
+          inside ? product[idx] : a[idx],
+          original[idx],
           inside ? Agreement.sum(n, magnitude[idx], Agreement.DOUBLE_UNIT) : 0);
     }
     return 0;
   }
 
   @Override
-  protected void choleskySolveKernel(int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
+  protected void choleskySolveKernel(
+      int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
     double[] original = b.clone();
     tested.choleskySolveKernel(n, nrhs, l, lOff, ldl, b, bOff, ldb);
     // Backward error: L (L^T X) = B within (2n + 2) u |L| (|L^T| |X|) (Higham, Thm. 8.5, twice).
@@ -164,7 +360,13 @@ final class CheckedMatrixOps extends MatrixOps {
           size += Math.abs(lip) * yMagnitude[p];
         }
         int at = bOff + i * ldb + r;
-        Agreement.require(name, "choleskySolve", at, sum, original[at], Agreement.sum(2 * n, size, Agreement.DOUBLE_UNIT));
+        Agreement.require(
+            name,
+            "choleskySolve",
+            at,
+            sum,
+            original[at],
+            Agreement.sum(2 * n, size, Agreement.DOUBLE_UNIT));
       }
     }
     for (int idx = 0; idx < b.length; idx++) {
@@ -179,12 +381,26 @@ final class CheckedMatrixOps extends MatrixOps {
    * Compares every element of a result array: within (terms + 2) units of the magnitude inside the
    * written region, exactly equal outside it.
    */
-  private void compare(String op, int length, IntToDoubleFunction got, IntToDoubleFunction expected,
-      IntToDoubleFunction magnitude, double unit, int terms, int off, int ld, Region region) {
+  private void compare(
+      String op,
+      int length,
+      IntToDoubleFunction got,
+      IntToDoubleFunction expected,
+      IntToDoubleFunction magnitude,
+      double unit,
+      int terms,
+      int off,
+      int ld,
+      Region region) {
     for (int idx = 0; idx < length; idx++) {
       int rel = idx - off;
       boolean inside = rel >= 0 && region.contains(rel / ld, rel % ld);
-      Agreement.require(name, op, idx, got.applyAsDouble(idx), expected.applyAsDouble(idx),
+      Agreement.require(
+          name,
+          op,
+          idx,
+          got.applyAsDouble(idx),
+          expected.applyAsDouble(idx),
           inside ? Agreement.sum(terms, magnitude.applyAsDouble(idx), unit) : 0);
     }
   }

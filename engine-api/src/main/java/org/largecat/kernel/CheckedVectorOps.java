@@ -18,7 +18,13 @@ final class CheckedVectorOps extends VectorOps {
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
     double got = tested.dotKernel(n, x, xOff, y, yOff);
     double ref = reference.dotKernel(n, x, xOff, y, yOff);
-    Agreement.requireSum(name, "dot", -1, got, ref, Agreement.sum(n, magnitude(n, x, xOff, y, yOff), Agreement.DOUBLE_UNIT));
+    Agreement.requireSum(
+        name,
+        "dot",
+        -1,
+        got,
+        ref,
+        Agreement.sum(n, magnitude(n, x, xOff, y, yOff), Agreement.DOUBLE_UNIT));
     return got;
   }
 
@@ -30,7 +36,8 @@ final class CheckedVectorOps extends VectorOps {
     for (int i = 0; i < n; i++) {
       magnitude += Math.abs(x[xOff + i] * y[yOff + i]);
     }
-    Agreement.requireSum(name, "dot", -1, got, ref, Agreement.sum(n, magnitude, Agreement.DOUBLE_UNIT));
+    Agreement.requireSum(
+        name, "dot", -1, got, ref, Agreement.sum(n, magnitude, Agreement.DOUBLE_UNIT));
     return got;
   }
 
@@ -41,7 +48,13 @@ final class CheckedVectorOps extends VectorOps {
     float[] before = Arrays.copyOfRange(y, yOff, yOff + n);
     tested.axpyKernel(n, a, x, xOff, y, yOff);
     for (int i = 0; i < n; i++) {
-      Agreement.require(name, "axpy", i, y[yOff + i], expected[i], Agreement.update(before[i], (double) a * x[xOff + i], Agreement.FLOAT_UNIT));
+      Agreement.require(
+          name,
+          "axpy",
+          i,
+          y[yOff + i],
+          expected[i],
+          Agreement.update(before[i], (double) a * x[xOff + i], Agreement.FLOAT_UNIT));
     }
   }
 
@@ -52,7 +65,13 @@ final class CheckedVectorOps extends VectorOps {
     double[] before = Arrays.copyOfRange(y, yOff, yOff + n);
     tested.axpyKernel(n, a, x, xOff, y, yOff);
     for (int i = 0; i < n; i++) {
-      Agreement.require(name, "axpy", i, y[yOff + i], expected[i], Agreement.update(before[i], a * x[xOff + i], Agreement.DOUBLE_UNIT));
+      Agreement.require(
+          name,
+          "axpy",
+          i,
+          y[yOff + i],
+          expected[i],
+          Agreement.update(before[i], a * x[xOff + i], Agreement.DOUBLE_UNIT));
     }
   }
 
@@ -77,36 +96,76 @@ final class CheckedVectorOps extends VectorOps {
   }
 
   @Override
-  protected void gatherDotKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] x, int xOff, double[] out, int outOff) {
+  protected void gatherDotKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] x,
+      int xOff,
+      double[] out,
+      int outOff) {
     double[] expected = new double[count];
     reference.gatherDotKernel(w, d, rows, rowsOff, count, x, xOff, expected, 0);
     tested.gatherDotKernel(w, d, rows, rowsOff, count, x, xOff, out, outOff);
     for (int i = 0; i < count; i++) {
       double magnitude = magnitude(d, w, rows[rowsOff + i] * d, x, xOff);
-      Agreement.requireSum(name, "gatherDot", i, out[outOff + i], expected[i], Agreement.sum(d, magnitude, Agreement.DOUBLE_UNIT));
+      Agreement.requireSum(
+          name,
+          "gatherDot",
+          i,
+          out[outOff + i],
+          expected[i],
+          Agreement.sum(d, magnitude, Agreement.DOUBLE_UNIT));
     }
   }
 
   @Override
-  protected void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
+  protected void gatherDotSparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz,
+      double[] out,
+      int outOff) {
     double[] expected = new double[count];
-    reference.gatherDotSparseKernel(w, d, rows, rowsOff, count, indices, values, nzOff, nnz, expected, 0);
-    tested.gatherDotSparseKernel(w, d, rows, rowsOff, count, indices, values, nzOff, nnz, out, outOff);
+    reference.gatherDotSparseKernel(
+        w, d, rows, rowsOff, count, indices, values, nzOff, nnz, expected, 0);
+    tested.gatherDotSparseKernel(
+        w, d, rows, rowsOff, count, indices, values, nzOff, nnz, out, outOff);
     for (int i = 0; i < count; i++) {
       int row = rows[rowsOff + i] * d;
       double magnitude = 0;
       for (int j = nzOff; j < nzOff + nnz; j++) {
         magnitude += Math.abs((double) w[row + indices[j]] * values[j]);
       }
-      Agreement.requireSum(name, "gatherDotSparse", i, out[outOff + i], expected[i], Agreement.sum(nnz, magnitude, Agreement.DOUBLE_UNIT));
+      Agreement.requireSum(
+          name,
+          "gatherDotSparse",
+          i,
+          out[outOff + i],
+          expected[i],
+          Agreement.sum(nnz, magnitude, Agreement.DOUBLE_UNIT));
     }
   }
 
   @Override
-  protected void scatterAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] x, int xOff) {
+  protected void scatterAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] x,
+      int xOff) {
     float[] expected = w.clone();
     reference.scatterAxpyKernel(expected, d, rows, rowsOff, count, coef, coefOff, x, xOff);
     float[] before = w.clone();
@@ -121,8 +180,16 @@ final class CheckedVectorOps extends VectorOps {
   }
 
   @Override
-  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] y, int yOff) {
+  protected void gatherAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     float[] expected = Arrays.copyOfRange(y, yOff, yOff + d);
     reference.gatherAxpyKernel(w, d, rows, rowsOff, count, coef, coefOff, expected, 0);
     float[] before = Arrays.copyOfRange(y, yOff, yOff + d);
@@ -137,16 +204,29 @@ final class CheckedVectorOps extends VectorOps {
   }
 
   @Override
-  protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
+  protected void scatterAxpySparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz) {
     float[] expected = w.clone();
-    reference.scatterAxpySparseKernel(expected, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
+    reference.scatterAxpySparseKernel(
+        expected, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
     float[] before = w.clone();
-    tested.scatterAxpySparseKernel(w, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
+    tested.scatterAxpySparseKernel(
+        w, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
     double[] change = new double[w.length];
     for (int i = 0; i < count; i++) {
       for (int j = nzOff; j < nzOff + nnz; j++) {
-        change[rows[rowsOff + i] * d + indices[j]] += Math.abs((double) coef[coefOff + i] * values[j]);
+        change[rows[rowsOff + i] * d + indices[j]] +=
+            Math.abs((double) coef[coefOff + i] * values[j]);
       }
     }
     compareMatrix("scatterAxpySparse", w, expected, before, change);
@@ -181,7 +261,8 @@ final class CheckedVectorOps extends VectorOps {
     reference.expKernel(n, x, xOff, expected, 0);
     tested.expKernel(n, x, xOff, out, outOff);
     for (int i = 0; i < n; i++) {
-      Agreement.require(name, "exp", i, out[outOff + i], expected[i], Agreement.floatExp(expected[i]));
+      Agreement.require(
+          name, "exp", i, out[outOff + i], expected[i], Agreement.floatExp(expected[i]));
     }
   }
 
@@ -193,9 +274,16 @@ final class CheckedVectorOps extends VectorOps {
     return got;
   }
 
-  private void compareMatrix(String op, float[] got, float[] expected, float[] before, double[] change) {
+  private void compareMatrix(
+      String op, float[] got, float[] expected, float[] before, double[] change) {
     for (int i = 0; i < got.length; i++) {
-      Agreement.require(name, op, i, got[i], expected[i], Agreement.update(before[i], change[i], Agreement.FLOAT_UNIT));
+      Agreement.require(
+          name,
+          op,
+          i,
+          got[i],
+          expected[i],
+          Agreement.update(before[i], change[i], Agreement.FLOAT_UNIT));
     }
   }
 

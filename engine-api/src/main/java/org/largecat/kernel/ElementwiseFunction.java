@@ -39,17 +39,29 @@ public enum ElementwiseFunction {
   /** phi(x) / Phi(x), the inverse Mills ratio. */
   NORMAL_MILLS_RATIO("normal-mills", Normal::millsRatio, 1e-13, 0),
   /** Mean of N(mu, 1) truncated to [0, inf). */
-  TRUNCATED_NORMAL_MEAN_POSITIVE("truncnorm-mean+", mu -> TruncatedNormal.mean(mu, TruncationSide.POSITIVE), 1e-13, 0),
+  TRUNCATED_NORMAL_MEAN_POSITIVE(
+      "truncnorm-mean+", mu -> TruncatedNormal.mean(mu, TruncationSide.POSITIVE), 1e-13, 0),
   /** Mean of N(mu, 1) truncated to (-inf, 0). */
-  TRUNCATED_NORMAL_MEAN_NEGATIVE("truncnorm-mean-", mu -> TruncatedNormal.mean(mu, TruncationSide.NEGATIVE), 1e-13, 0),
+  TRUNCATED_NORMAL_MEAN_NEGATIVE(
+      "truncnorm-mean-", mu -> TruncatedNormal.mean(mu, TruncationSide.NEGATIVE), 1e-13, 0),
   /** Variance of N(mu, 1) truncated to [0, inf). */
-  TRUNCATED_NORMAL_VARIANCE_POSITIVE("truncnorm-variance+", mu -> TruncatedNormal.variance(mu, TruncationSide.POSITIVE), 1e-13, 0),
+  TRUNCATED_NORMAL_VARIANCE_POSITIVE(
+      "truncnorm-variance+", mu -> TruncatedNormal.variance(mu, TruncationSide.POSITIVE), 1e-13, 0),
   /** Variance of N(mu, 1) truncated to (-inf, 0). */
-  TRUNCATED_NORMAL_VARIANCE_NEGATIVE("truncnorm-variance-", mu -> TruncatedNormal.variance(mu, TruncationSide.NEGATIVE), 1e-13, 0),
+  TRUNCATED_NORMAL_VARIANCE_NEGATIVE(
+      "truncnorm-variance-", mu -> TruncatedNormal.variance(mu, TruncationSide.NEGATIVE), 1e-13, 0),
   /** Entropy of N(mu, 1) truncated to [0, inf); it crosses zero, hence the absolute floor. */
-  TRUNCATED_NORMAL_ENTROPY_POSITIVE("truncnorm-entropy+", mu -> TruncatedNormal.entropy(mu, TruncationSide.POSITIVE), 1e-13, 1e-15),
+  TRUNCATED_NORMAL_ENTROPY_POSITIVE(
+      "truncnorm-entropy+",
+      mu -> TruncatedNormal.entropy(mu, TruncationSide.POSITIVE),
+      1e-13,
+      1e-15),
   /** Entropy of N(mu, 1) truncated to (-inf, 0); it crosses zero, hence the absolute floor. */
-  TRUNCATED_NORMAL_ENTROPY_NEGATIVE("truncnorm-entropy-", mu -> TruncatedNormal.entropy(mu, TruncationSide.NEGATIVE), 1e-13, 1e-15),
+  TRUNCATED_NORMAL_ENTROPY_NEGATIVE(
+      "truncnorm-entropy-",
+      mu -> TruncatedNormal.entropy(mu, TruncationSide.NEGATIVE),
+      1e-13,
+      1e-15),
   /** Polya-Gamma PG(1, c) mean tanh(c/2) / (2c), 1/4 at c = 0. */
   POLYA_GAMMA_MEAN("pg-mean", PolyaGamma::mean, 1e-13, 0),
   /** Principal branch of the Lambert W function on [-1/e, inf). */
@@ -62,7 +74,8 @@ public enum ElementwiseFunction {
   private final double relative;
   private final double absolute;
 
-  ElementwiseFunction(String label, DoubleUnaryOperator reference, double relative, double absolute) {
+  ElementwiseFunction(
+      String label, DoubleUnaryOperator reference, double relative, double absolute) {
     this.label = label;
     this.reference = reference;
     this.relative = relative;

@@ -7,17 +7,29 @@ package org.largecat.kernel;
  * {@code warning} is null, or says why the backend runs here below what it is chosen for and how to
  * fix that (e.g. a native library to install); it is logged once at WARNING.
  */
-public record KernelFamilies(VectorOps vectorOps, SpecialFunctions specialFunctions,
-    ImplicitUpdates implicitUpdates, MatrixOps matrixOps, String detail, String warning) {
+public record KernelFamilies(
+    VectorOps vectorOps,
+    SpecialFunctions specialFunctions,
+    ImplicitUpdates implicitUpdates,
+    MatrixOps matrixOps,
+    String detail,
+    String warning) {
 
   /** Families that run as intended here, with what they loaded. */
-  public KernelFamilies(VectorOps vectorOps, SpecialFunctions specialFunctions, ImplicitUpdates implicitUpdates,
-      MatrixOps matrixOps, String detail) {
+  public KernelFamilies(
+      VectorOps vectorOps,
+      SpecialFunctions specialFunctions,
+      ImplicitUpdates implicitUpdates,
+      MatrixOps matrixOps,
+      String detail) {
     this(vectorOps, specialFunctions, implicitUpdates, matrixOps, detail, null);
   }
 
   /** Families with nothing machine-dependent to report. */
-  public KernelFamilies(VectorOps vectorOps, SpecialFunctions specialFunctions, ImplicitUpdates implicitUpdates,
+  public KernelFamilies(
+      VectorOps vectorOps,
+      SpecialFunctions specialFunctions,
+      ImplicitUpdates implicitUpdates,
       MatrixOps matrixOps) {
     this(vectorOps, specialFunctions, implicitUpdates, matrixOps, null, null);
   }

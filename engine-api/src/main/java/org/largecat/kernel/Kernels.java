@@ -6,13 +6,13 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The kernels this JVM runs: one implementation per family, chosen at startup from
- * {@code -Dlargecat.backend} (or the environment variable {@code LARGECAT_BACKEND}), default
- * {@code auto}. {@code auto} takes, per family, the first available backend in
- * {@link BackendCatalog#autoOrder}; naming a backend takes its families and inherits the rest as
- * {@code auto} would; naming a backend that cannot run is an error. With {@code -Dlargecat.check=true}
- * every call is recomputed by the scalar reference and a disagreement beyond the stated bounds throws
- * {@link KernelDisagreementException}.
+ * The kernels this JVM runs: one implementation per family, chosen at startup from {@code
+ * -Dlargecat.backend} (or the environment variable {@code LARGECAT_BACKEND}), default {@code auto}.
+ * {@code auto} takes, per family, the first available backend in {@link BackendCatalog#autoOrder};
+ * naming a backend takes its families and inherits the rest as {@code auto} would; naming a backend
+ * that cannot run is an error. With {@code -Dlargecat.check=true} every call is recomputed by the
+ * scalar reference and a disagreement beyond the stated bounds throws {@link
+ * KernelDisagreementException}.
  */
 public final class Kernels {
   public static final String BACKEND_PROPERTY = "largecat.backend";
@@ -29,7 +29,8 @@ public final class Kernels {
   private final ImplicitUpdates implicitUpdates;
   private final MatrixOps matrixOps;
 
-  private Kernels(String request, boolean checked, Map<KernelFamily, String> chosen, KernelFamilies families) {
+  private Kernels(
+      String request, boolean checked, Map<KernelFamily, String> chosen, KernelFamilies families) {
     this.request = request;
     this.checked = checked;
     this.chosen = chosen;
@@ -39,7 +40,9 @@ public final class Kernels {
     this.matrixOps = families.matrixOps();
   }
 
-  /** The kernels selected for this JVM by its properties and environment; selected and logged once. */
+  /**
+   * The kernels selected for this JVM by its properties and environment; selected and logged once.
+   */
   public static Kernels get() {
     return Holder.SELECTED;
   }
@@ -56,10 +59,18 @@ public final class Kernels {
       Kernels k = select(catalog, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
       for (BackendCatalog.Entry e : catalog.entries()) {
         if (!e.available() && !"not on the class path".equals(e.reason())) {
-          LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + " is unavailable: "
-              + e.reason() + "; to use it: " + e.fix());
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "largecat backend "
+                  + e.name()
+                  + " is unavailable: "
+                  + e.reason()
+                  + "; to use it: "
+                  + e.fix());
         } else if (e.available() && e.families().warning() != null) {
-          LOG.log(System.Logger.Level.WARNING, "largecat backend " + e.name() + ": " + e.families().warning());
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "largecat backend " + e.name() + ": " + e.families().warning());
         }
       }
       LOG.log(System.Logger.Level.INFO, k.report(catalog));
@@ -81,7 +92,9 @@ public final class Kernels {
     return v == null || v.isBlank() ? AUTO : v.trim().toLowerCase(Locale.ROOT);
   }
 
-  /** The kernels of the named backend (or auto), without check mode, from the discovered catalog. */
+  /**
+   * The kernels of the named backend (or auto), without check mode, from the discovered catalog.
+   */
   public static Kernels of(String backend) {
     return select(catalog(), backend, false);
   }
@@ -96,23 +109,38 @@ public final class Kernels {
     if (!AUTO.equals(request)) {
       forced = catalog.entry(request);
       if (forced == null) {
-        throw new IllegalArgumentException("unknown largecat backend '" + request + "'; known: auto, "
-            + catalog.entries().stream().map(BackendCatalog.Entry::name).collect(Collectors.joining(", ")));
+        throw new IllegalArgumentException(
+            "unknown largecat backend '"
+                + request
+                + "'; known: auto, "
+                + catalog.entries().stream()
+                    .map(BackendCatalog.Entry::name)
+                    .collect(Collectors.joining(", ")));
       }
       if (!forced.available()) {
-        throw new IllegalArgumentException("largecat backend '" + request + "' was requested but is unavailable: "
-            + forced.reason() + "; to use it: " + forced.fix());
+        throw new IllegalArgumentException(
+            "largecat backend '"
+                + request
+                + "' was requested but is unavailable: "
+                + forced.reason()
+                + "; to use it: "
+                + forced.fix());
       }
     }
     Map<KernelFamily, String> chosen = new EnumMap<>(KernelFamily.class);
     Object[] impl = new Object[KernelFamily.values().length];
     for (KernelFamily family : KernelFamily.values()) {
-      BackendCatalog.Entry e = forced != null && forced.families().get(family) != null ? forced : catalog.best(family);
+      BackendCatalog.Entry e =
+          forced != null && forced.families().get(family) != null ? forced : catalog.best(family);
       chosen.put(family, e.name());
       impl[family.ordinal()] = e.families().get(family);
     }
-    KernelFamilies families = new KernelFamilies((VectorOps) impl[0], (SpecialFunctions) impl[1],
-        (ImplicitUpdates) impl[2], (MatrixOps) impl[3]);
+    KernelFamilies families =
+        new KernelFamilies(
+            (VectorOps) impl[0],
+            (SpecialFunctions) impl[1],
+            (ImplicitUpdates) impl[2],
+            (MatrixOps) impl[3]);
     if (check) {
       families = CheckedKernels.wrap(families, chosen, catalog.entry("scalar").families());
     }
@@ -150,17 +178,29 @@ public final class Kernels {
    * says), and why every other backend was skipped.
    */
   public String report(BackendCatalog catalog) {
-    StringBuilder s = new StringBuilder("largecat kernels (backend=").append(request)
-        .append(checked ? ", checked against scalar" : "").append("): ");
+    StringBuilder s =
+        new StringBuilder("largecat kernels (backend=")
+            .append(request)
+            .append(checked ? ", checked against scalar" : "")
+            .append("): ");
     s.append(describeChoice());
     for (BackendCatalog.Entry e : catalog.entries()) {
       if (!e.available()) {
-        s.append("; skipped ").append(e.name()).append(": ").append(e.reason()).append(" (fix: ").append(e.fix()).append(')');
+        s.append("; skipped ")
+            .append(e.name())
+            .append(": ")
+            .append(e.reason())
+            .append(" (fix: ")
+            .append(e.fix())
+            .append(')');
         continue;
       }
       if (!chosen.containsValue(e.name())) {
-        s.append("; not chosen ").append(e.name()).append(": ")
-            .append(AUTO.equals(request) ? "a faster backend covers its families" : "not requested");
+        s.append("; not chosen ")
+            .append(e.name())
+            .append(": ")
+            .append(
+                AUTO.equals(request) ? "a faster backend covers its families" : "not requested");
       }
       if (e.detail() != null) {
         s.append("; ").append(e.name()).append(" uses ").append(e.detail());

@@ -6,7 +6,10 @@ public final class NotPositiveDefiniteException extends ArithmeticException {
   private final int order;
 
   public NotPositiveDefiniteException(int order) {
-    super("matrix is not positive definite: its leading minor of order " + order + " is not positive");
+    super(
+        "matrix is not positive definite: its leading minor of order "
+            + order
+            + " is not positive");
     this.order = order;
   }
 

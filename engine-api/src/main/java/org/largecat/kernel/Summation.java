@@ -1,13 +1,16 @@
 package org.largecat.kernel;
 
-/** A plain double sum, fast and in a fixed order, for the algorithms' totals and the kernels' fallbacks. */
+/**
+ * A plain double sum, fast and in a fixed order, for the algorithms' totals and the kernels'
+ * fallbacks.
+ */
 public final class Summation {
   private Summation() {}
 
   /**
    * v[0] + ... + v[n - 1] in four interleaved partial sums, so the additions do not wait on one
-   * another (a single running sum, like the double dot product of the scalar vector ops, is bound by
-   * the latency of each addition); the order is fixed, so the result is too.
+   * another (a single running sum, like the double dot product of the scalar vector ops, is bound
+   * by the latency of each addition); the order is fixed, so the result is too.
    */
   public static double sum(int n, double[] v) {
     Checks.count("sum", "n", n);

@@ -5,8 +5,8 @@ package org.largecat.kernel;
  *
  * <p>Each public method checks its arguments once and calls the matching {@code ...Kernel} method,
  * which backends override and which may assume valid input. Dot products of floats are accumulated
- * in double, so they overflow only where the double result does; see {@link Agreement} for the error
- * every backend must stay within.
+ * in double, so they overflow only where the double result does; see {@link Agreement} for the
+ * error every backend must stay within.
  */
 public abstract class VectorOps {
 
@@ -60,8 +60,17 @@ public abstract class VectorOps {
    * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, where W is the k x d row-major matrix
    * in {@code w} and x is dense, {@code x[xOff..xOff+d)}.
    */
-  public final void gatherDot(float[] w, int k, int d, int[] rows, int rowsOff, int count,
-      float[] x, int xOff, double[] out, int outOff) {
+  public final void gatherDot(
+      float[] w,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] x,
+      int xOff,
+      double[] out,
+      int outOff) {
     checkRows("gatherDot", w, k, d, rows, rowsOff, count);
     Checks.span("gatherDot", "x", x, xOff, d);
     Checks.span("gatherDot", "out", out, outOff, count);
@@ -72,8 +81,19 @@ public abstract class VectorOps {
    * out[outOff + i] = W[rows[rowsOff + i]] . x for i < count, where x is sparse: the nnz pairs
    * (indices[nzOff + j], values[nzOff + j]), one CSR row, indices strictly increasing in [0, d).
    */
-  public final void gatherDotSparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
-      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
+  public final void gatherDotSparse(
+      float[] w,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz,
+      double[] out,
+      int outOff) {
     checkRows("gatherDotSparse", w, k, d, rows, rowsOff, count);
     checkSparse("gatherDotSparse", d, indices, values, nzOff, nnz);
     Checks.span("gatherDotSparse", "out", out, outOff, count);
@@ -81,11 +101,20 @@ public abstract class VectorOps {
   }
 
   /**
-   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x dense; each element rounded once.
-   * Rows may repeat: updates apply in order.
+   * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x dense; each element rounded
+   * once. Rows may repeat: updates apply in order.
    */
-  public final void scatterAxpy(float[] w, int k, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] x, int xOff) {
+  public final void scatterAxpy(
+      float[] w,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] x,
+      int xOff) {
     checkRows("scatterAxpy", w, k, d, rows, rowsOff, count);
     Checks.span("scatterAxpy", "coef", coef, coefOff, count);
     Checks.span("scatterAxpy", "x", x, xOff, d);
@@ -94,11 +123,20 @@ public abstract class VectorOps {
 
   /**
    * y[yOff..yOff+d) += coef[coefOff + i] * W[rows[rowsOff + i]] for i < count, in that order; each
-   * element rounded once a row. The transpose of {@link #gatherDot}: it sums one class's gradient row
-   * from the examples that touched it, with one call for them all.
+   * element rounded once a row. The transpose of {@link #gatherDot}: it sums one class's gradient
+   * row from the examples that touched it, with one call for them all.
    */
-  public final void gatherAxpy(float[] w, int k, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] y, int yOff) {
+  public final void gatherAxpy(
+      float[] w,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     checkRows("gatherAxpy", w, k, d, rows, rowsOff, count);
     Checks.span("gatherAxpy", "coef", coef, coefOff, count);
     Checks.span("gatherAxpy", "y", y, yOff, d);
@@ -107,10 +145,22 @@ public abstract class VectorOps {
 
   /**
    * W[rows[rowsOff + i]] += coef[coefOff + i] * x for i < count, x one sparse CSR row (indices
-   * strictly increasing in [0, d)); each element rounded once. Rows may repeat: updates apply in order.
+   * strictly increasing in [0, d)); each element rounded once. Rows may repeat: updates apply in
+   * order.
    */
-  public final void scatterAxpySparse(float[] w, int k, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
+  public final void scatterAxpySparse(
+      float[] w,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz) {
     checkRows("scatterAxpySparse", w, k, d, rows, rowsOff, count);
     Checks.span("scatterAxpySparse", "coef", coef, coefOff, count);
     checkSparse("scatterAxpySparse", d, indices, values, nzOff, nnz);
@@ -139,8 +189,9 @@ public abstract class VectorOps {
   }
 
   /**
-   * out[i] = e^{x[i]} over n floats: within 2 float ulps of the exact value, +Inf above about 88.72, 0
-   * below about -103.97, NaN for NaN; a backend may compute in float. In place when out is x.
+   * out[i] = e^{x[i]} over n floats: within 2 float ulps of the exact value, +Inf above about
+   * 88.72, 0 below about -103.97, NaN for NaN; a backend may compute in float. In place when out is
+   * x.
    */
   public final void exp(int n, float[] x, int xOff, float[] out, int outOff) {
     Checks.count("exp", "n", n);
@@ -150,9 +201,9 @@ public abstract class VectorOps {
   }
 
   /**
-   * Returns the sum of e^{v[i] - shift} over n floats, accumulated in double. Each term is the float
-   * exponential of the float difference (as a float score makes it), so a term beyond float range is
-   * +Inf; each is within 2 float ulps, and a backend may form them in float.
+   * Returns the sum of e^{v[i] - shift} over n floats, accumulated in double. Each term is the
+   * float exponential of the float difference (as a float score makes it), so a term beyond float
+   * range is +Inf; each is within 2 float ulps, and a backend may form them in float.
    */
   public final double sumExp(int n, float[] v, int vOff, float shift) {
     Checks.count("sumExp", "n", n);
@@ -160,7 +211,8 @@ public abstract class VectorOps {
     return sumExpKernel(n, v, vOff, shift);
   }
 
-  private static void checkRows(String op, float[] w, int k, int d, int[] rows, int rowsOff, int count) {
+  private static void checkRows(
+      String op, float[] w, int k, int d, int[] rows, int rowsOff, int count) {
     Checks.positive(op, "k", k);
     Checks.positive(op, "d", d);
     Checks.count(op, "count", count);
@@ -168,7 +220,8 @@ public abstract class VectorOps {
     Checks.indices(op, "rows", rows, rowsOff, count, k, "k");
   }
 
-  private static void checkSparse(String op, int d, int[] indices, float[] values, int nzOff, int nnz) {
+  private static void checkSparse(
+      String op, int d, int[] indices, float[] values, int nzOff, int nnz) {
     Checks.count(op, "nnz", nnz);
     Checks.span(op, "values", values, nzOff, nnz);
     Checks.indices(op, "indices", indices, nzOff, nnz, d, "d");
@@ -187,20 +240,64 @@ public abstract class VectorOps {
 
   protected abstract void scaleKernel(int n, double a, double[] x, int xOff);
 
-  protected abstract void gatherDotKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] x, int xOff, double[] out, int outOff);
+  protected abstract void gatherDotKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] x,
+      int xOff,
+      double[] out,
+      int outOff);
 
-  protected abstract void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff);
+  protected abstract void gatherDotSparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz,
+      double[] out,
+      int outOff);
 
-  protected abstract void scatterAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] x, int xOff);
+  protected abstract void scatterAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] x,
+      int xOff);
 
-  protected abstract void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] y, int yOff);
+  protected abstract void gatherAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff);
 
-  protected abstract void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz);
+  protected abstract void scatterAxpySparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz);
 
   protected abstract double logSumExpKernel(int n, double[] v, int vOff);
 

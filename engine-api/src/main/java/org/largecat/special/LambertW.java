@@ -6,15 +6,19 @@ package org.largecat.special;
  *
  * <p>Both refine an initial guess with the fourth-order iteration of Fritsch, Shafer and Crowley
  * (Algorithm 443, Comm. ACM 16(2), 1973): with z = log(x / w) - w,
+ *
  * <pre>  q = 2 (1 + w) (1 + w + 2z/3),   w' = w (1 + z/(1 + w) (q - z)/(q - 2z)).</pre>
+ *
  * Only the way z is formed differs between the regimes, each chosen so that the rounding error of z
  * stays O(eps) relative to what the step divides it by:
+ *
  * <ul>
  *   <li>ordinary x: z = log(x / w) - w;
  *   <li>x near the branch point -1/e, in terms of d = e x + 1 (computed with a double-double e) and
  *       eps = 1 + w, since x / w = (1 - d) / (e (1 - eps)): z = log1p(-d) - (log1p(-eps) + eps);
  *   <li>W0(e^x) for x >= 1, never forming e^x: z = x - log(w) - w.
  * </ul>
+ *
  * Two steps from the guesses below reach double precision everywhere: the guesses are within 8%,
  * one step brings that below 1.4e-5 and the second below 1e-19 (each step raises the relative error
  * to about its fourth power).
@@ -28,8 +32,8 @@ public final class LambertW {
   private LambertW() {}
 
   /**
-   * The double nearest -1/e, which lies 1.2e-17 below -1/e. It stands for the branch point, so
-   * w0 maps it to -1; every double below it is outside the domain.
+   * The double nearest -1/e, which lies 1.2e-17 below -1/e. It stands for the branch point, so w0
+   * maps it to -1; every double below it is outside the domain.
    */
   public static final double BRANCH_POINT = -0.36787944117144233;
 
@@ -39,11 +43,13 @@ public final class LambertW {
 
   /** Below this |x|, W0(x) = x - x^2 + 3/2 x^3 to within 3e-24 relative. */
   private static final double SERIES_LIMIT = 0x1p-26;
+
   /**
-   * Below this x, -e^(-1/2)/2 where W0 = -1/2, the iteration runs in the branch-point variables d and
-   * eps = 1 + w; there eps <= 1/2, so w = eps - 1 loses nothing to eps's rounding.
+   * Below this x, -e^(-1/2)/2 where W0 = -1/2, the iteration runs in the branch-point variables d
+   * and eps = 1 + w; there eps <= 1/2, so w = eps - 1 loses nothing to eps's rounding.
    */
   private static final double NEAR_BRANCH = -0.30326532985631671;
+
   /** From this x on, W0(e^x) >= 1 and the iteration runs on x itself rather than on e^x. */
   private static final double OMEGA_LOG_SPACE = 1;
 
@@ -87,7 +93,10 @@ public final class LambertW {
     return w;
   }
 
-  /** W0(x) for x in [-1/e, NEAR_BRANCH) (or the NaN / branch-point answer below it), iterating on 1 + w. */
+  /**
+   * W0(x) for x in [-1/e, NEAR_BRANCH) (or the NaN / branch-point answer below it), iterating on 1
+   * + w.
+   */
   private static double nearBranchPoint(double x) {
     if (!(x >= BRANCH_POINT)) {
       return Double.NaN; // below the branch point, -Inf or NaN
@@ -110,9 +119,9 @@ public final class LambertW {
   }
 
   /**
-   * Winitzki's uniform approximation W0(x) ~ L (1 - log(1 + L) / (2 + L)) with L = log(1 + x)
-   * (S. Winitzki, "Uniform approximations for transcendental functions", ICCSA 2003), within 8% for
-   * x >= NEAR_BRANCH; the argument is L.
+   * Winitzki's uniform approximation W0(x) ~ L (1 - log(1 + L) / (2 + L)) with L = log(1 + x) (S.
+   * Winitzki, "Uniform approximations for transcendental functions", ICCSA 2003), within 8% for x
+   * >= NEAR_BRANCH; the argument is L.
    */
   private static double winitzki(double logOnePlusX) {
     return logOnePlusX * (1 - Math.log1p(logOnePlusX) / (2 + logOnePlusX));
@@ -123,7 +132,8 @@ public final class LambertW {
    * that it keeps its relative precision near the branch point, and z = log(x / w) - w.
    */
   private static double fscCorrection(double w, double onePlusW, double z) {
-    // (q - z)/(q - 2z) with q/(2(1 + w)) = r factored out, so nothing overflows for w up to max double.
+    // (q - z)/(q - 2z) with q/(2(1 + w)) = r factored out, so nothing overflows for w up to max
+    // double.
     double zOverOnePlusW = z / onePlusW;
     double r = onePlusW + 2 * z / 3;
     return w * zOverOnePlusW * ((r - zOverOnePlusW / 2) / (r - zOverOnePlusW));

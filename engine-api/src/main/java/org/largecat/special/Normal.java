@@ -24,10 +24,10 @@ public final class Normal {
   static final double UPPER_UNDERFLOW = 39;
 
   /**
-   * log Phi(x). Relative error at most 1e-14 for x in [-1e10, 40]; where the result is subnormal
-   * (x above about 37.5) the error is at most 2 units of {@link Double#MIN_VALUE}. Below -1e10 it
-   * stays as accurate, about -x^2/2 - log(-x) - log(2 pi)/2, until that overflows to -Infinity below
-   * about -1.9e154; above 40 it is -0.0. NaN gives NaN.
+   * log Phi(x). Relative error at most 1e-14 for x in [-1e10, 40]; where the result is subnormal (x
+   * above about 37.5) the error is at most 2 units of {@link Double#MIN_VALUE}. Below -1e10 it
+   * stays as accurate, about -x^2/2 - log(-x) - log(2 pi)/2, until that overflows to -Infinity
+   * below about -1.9e154; above 40 it is -0.0. NaN gives NaN.
    */
   public static double logCdf(double x) {
     if (x < 0) {
@@ -48,9 +48,9 @@ public final class Normal {
 
   /**
    * The inverse Mills ratio phi(x)/Phi(x). Relative error at most 1e-13 for every finite x where
-   * the result is a normal double, down to x = -Double.MAX_VALUE (where it is about -x); above about
-   * 37.5 the result is subnormal with error at most 2 units of {@link Double#MIN_VALUE}, and above
-   * about 38.6 it is 0. -Infinity gives +Infinity, +Infinity gives 0, NaN gives NaN.
+   * the result is a normal double, down to x = -Double.MAX_VALUE (where it is about -x); above
+   * about 37.5 the result is subnormal with error at most 2 units of {@link Double#MIN_VALUE}, and
+   * above about 38.6 it is 0. -Infinity gives +Infinity, +Infinity gives 0, NaN gives NaN.
    */
   public static double millsRatio(double x) {
     if (x < 0) {
@@ -70,7 +70,10 @@ public final class Normal {
     return expMinusHalfSquare(x) * (ratio(x) * INV_SQRT_2PI);
   }
 
-  /** e^{-x^2/2} for |x| <= UPPER_UNDERFLOW, with x^2/2 = hi + lo exactly, e^{-lo} = 1 - lo to double precision. */
+  /**
+   * e^{-x^2/2} for |x| <= UPPER_UNDERFLOW, with x^2/2 = hi + lo exactly, e^{-lo} = 1 - lo to double
+   * precision.
+   */
   private static double expMinusHalfSquare(double x) {
     double hi = x * (0.5 * x);
     double lo = Math.fma(x, 0.5 * x, -hi);
@@ -82,12 +85,17 @@ public final class Normal {
     return 1 / (t + tail1(t));
   }
 
-  /** A1(t) = 1/R(t) - t = 1/(t + A2(t)), t >= 0; it is also the mean of N(-t, 1) truncated to [0, inf). */
+  /**
+   * A1(t) = 1/R(t) - t = 1/(t + A2(t)), t >= 0; it is also the mean of N(-t, 1) truncated to [0,
+   * inf).
+   */
   static double tail1(double t) {
     return 1 / (t + tail2(t));
   }
 
-  /** A2(t) = 2/(t + 3/(t + 4/(t + ...))), t >= 0 (or +Infinity, giving 0), from the fitted pieces. */
+  /**
+   * A2(t) = 2/(t + 3/(t + 4/(t + ...))), t >= 0 (or +Infinity, giving 0), from the fitted pieces.
+   */
   static double tail2(double t) {
     if (t < NormalTailFit.SPLIT) {
       int piece = (int) t;

@@ -12,6 +12,7 @@ public final class PolyaGamma {
 
   /** Below this |c| the mean is 1/4 (1 - c^2/12) to within 1e-22 relative. */
   private static final double SERIES_LIMIT = 1e-5;
+
   /** Above this |c|, tanh(c/2) = 1 - 2e^-c is 1 to within 1e-17 and the mean is 1/(2c). */
   private static final double SATURATED = 40;
 
@@ -27,9 +28,11 @@ public final class PolyaGamma {
     if (c > SATURATED) {
       return 0.5 / c;
     }
-    // tanh(c/2) = (1 - e^-c) / (1 + e^-c). Below c = 1 it is taken as -m / (2 + m) with m = e^-c - 1
+    // tanh(c/2) = (1 - e^-c) / (1 + e^-c). Below c = 1 it is taken as -m / (2 + m) with m = e^-c -
+    // 1
     // from expm1, which keeps its relative precision as c -> 0; above, e^-c itself is the accurate
-    // form. Either way the mean is one quotient whose denominator (1 + e^-c) c is one fma, rounded once.
+    // form. Either way the mean is one quotient whose denominator (1 + e^-c) c is one fma, rounded
+    // once.
     if (c < 1) {
       double m = Math.expm1(-c);
       return -0.5 * m / Math.fma(m, c, 2 * c);

@@ -36,21 +36,31 @@ class BackendSelectionTest {
 
   /** A backend that implements only the matrix family, under a standard name. */
   private static KernelBackend matrixOnly(String name) {
-    return backend(name, () -> new KernelFamilies(null, null, null, new ScalarMatrixOps(), name + " detail"));
+    return backend(
+        name, () -> new KernelFamilies(null, null, null, new ScalarMatrixOps(), name + " detail"));
   }
 
   private static KernelBackend unavailable(String name) {
-    return backend(name, () -> {
-      throw new BackendUnavailableException("the test says so", "nothing to fix");
-    });
+    return backend(
+        name,
+        () -> {
+          throw new BackendUnavailableException("the test says so", "nothing to fix");
+        });
   }
 
   @Test
   void requiredBackendsAreAvailableOnThisClassPath() {
     for (String name : BackendsUnderTest.required()) {
       BackendCatalog.Entry e = Kernels.catalog().entry(name);
-      assertTrue(e != null && e.available(), () -> "backend " + name + " is required by "
-          + BackendsUnderTest.REQUIRED_PROPERTY + " but is " + (e == null ? "unknown" : "unavailable: " + e.reason()));
+      assertTrue(
+          e != null && e.available(),
+          () ->
+              "backend "
+                  + name
+                  + " is required by "
+                  + BackendsUnderTest.REQUIRED_PROPERTY
+                  + " but is "
+                  + (e == null ? "unknown" : "unavailable: " + e.reason()));
     }
   }
 
@@ -58,10 +68,13 @@ class BackendSelectionTest {
   void autoOnThisClassPathUsesTheFirstAvailableBackendInAutoOrderForEachFamily() {
     Kernels k = Kernels.of(Kernels.AUTO);
     for (KernelFamily f : KernelFamily.values()) {
-      String expected = BackendCatalog.autoOrder(f).stream()
-          .map(Kernels.catalog()::entry)
-          .filter(e -> e.available() && e.families().get(f) != null)
-          .findFirst().orElseThrow().name();
+      String expected =
+          BackendCatalog.autoOrder(f).stream()
+              .map(Kernels.catalog()::entry)
+              .filter(e -> e.available() && e.families().get(f) != null)
+              .findFirst()
+              .orElseThrow()
+              .name();
       assertEquals(expected, k.backendOf(f), f.label());
     }
   }
@@ -78,9 +91,11 @@ class BackendSelectionTest {
 
   @Test
   void autoPrefersBlasToJblasAndFallsBackToJblas() {
-    BackendCatalog both = BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), matrixOnly("blas")));
+    BackendCatalog both =
+        BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), matrixOnly("blas")));
     assertEquals("blas", Kernels.select(both, "auto", false).backendOf(KernelFamily.MATRIX_OPS));
-    BackendCatalog jblasOnly = BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), unavailable("blas")));
+    BackendCatalog jblasOnly =
+        BackendCatalog.of(List.of(new ScalarBackend(), matrixOnly("jblas"), unavailable("blas")));
     Kernels k = Kernels.select(jblasOnly, "auto", false);
     assertEquals("jblas", k.backendOf(KernelFamily.MATRIX_OPS));
     assertEquals("scalar", k.backendOf(KernelFamily.VECTOR_OPS));
@@ -89,7 +104,8 @@ class BackendSelectionTest {
 
   @Test
   void forcingABackendTakesItsFamiliesAndInheritsTheRest() {
-    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), partial("simd"), partial("native")));
+    BackendCatalog catalog =
+        BackendCatalog.of(List.of(new ScalarBackend(), partial("simd"), partial("native")));
     Kernels k = Kernels.select(catalog, "simd", false);
     assertEquals("simd", k.backendOf(KernelFamily.SPECIAL_FUNCTIONS));
     assertEquals("scalar", k.backendOf(KernelFamily.VECTOR_OPS));
@@ -102,19 +118,26 @@ class BackendSelectionTest {
   @Test
   void forcingAnUnavailableBackendIsAnErrorWithTheReasonAndTheFix() {
     BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), unavailable("simd")));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "simd", false));
-    assertTrue(e.getMessage().contains("the test says so") && e.getMessage().contains("nothing to fix"), e.getMessage());
-    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-        () -> Kernels.select(catalog, "native", false));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "simd", false));
+    assertTrue(
+        e.getMessage().contains("the test says so") && e.getMessage().contains("nothing to fix"),
+        e.getMessage());
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class, () -> Kernels.select(catalog, "native", false));
     assertTrue(missing.getMessage().contains("not on the class path"), missing.getMessage());
   }
 
   @Test
   void anUnknownBackendNameIsAnErrorListingTheKnownOnes() {
     BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend()));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "gpu", false));
-    assertTrue(e.getMessage().contains("gpu")
-        && e.getMessage().contains("known: auto, native, simd, blas, jblas, scalar"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Kernels.select(catalog, "gpu", false));
+    assertTrue(
+        e.getMessage().contains("gpu")
+            && e.getMessage().contains("known: auto, native, simd, blas, jblas, scalar"),
+        e.getMessage());
   }
 
   @Test
@@ -131,14 +154,20 @@ class BackendSelectionTest {
 
   @Test
   void aBackendThatFailsOtherwiseThanUnavailableIsARealError() {
-    KernelBackend broken = backend("simd", () -> {
-      throw new IllegalStateException("bug");
-    });
-    assertThrows(IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), broken)));
+    KernelBackend broken =
+        backend(
+            "simd",
+            () -> {
+              throw new IllegalStateException("bug");
+            });
+    assertThrows(
+        IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), broken)));
   }
 
   @Test
   void twoBackendsWithOneNameAreAnError() {
-    assertThrows(IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), new ScalarBackend())));
+    assertThrows(
+        IllegalStateException.class,
+        () -> BackendCatalog.of(List.of(new ScalarBackend(), new ScalarBackend())));
   }
 }

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Named;
 
 /**
  * The backends a test run covers: every available backend on the class path, each with its own
- * families (the rest inherited). The system property {@code largecat.test.requiredBackends} (a comma
- * list) names backends that must be among them, so a silent fallback fails the run.
+ * families (the rest inherited). The system property {@code largecat.test.requiredBackends} (a
+ * comma list) names backends that must be among them, so a silent fallback fails the run.
  */
 public final class BackendsUnderTest {
   public static final String REQUIRED_PROPERTY = "largecat.test.requiredBackends";

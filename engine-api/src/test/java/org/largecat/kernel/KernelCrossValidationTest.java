@@ -14,14 +14,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs every kernel of every available backend against the scalar reference, through check mode
- * (which throws {@link KernelDisagreementException} beyond the bounds of {@link Agreement}): lengths
- * by loop path, offsets, seeded random inputs and adversarial values. A new backend is covered by
- * being on the class path of a module that runs this suite.
+ * (which throws {@link KernelDisagreementException} beyond the bounds of {@link Agreement}):
+ * lengths by loop path, offsets, seeded random inputs and adversarial values. A new backend is
+ * covered by being on the class path of a module that runs this suite.
  */
 class KernelCrossValidationTest {
 
   static Stream<Named<Kernels>> checked() {
-    return BackendsUnderTest.all().map(n -> Named.of(n.getName(), Kernels.select(Kernels.catalog(), n.getName(), true)));
+    return BackendsUnderTest.all()
+        .map(n -> Named.of(n.getName(), Kernels.select(Kernels.catalog(), n.getName(), true)));
   }
 
   @ParameterizedTest
@@ -132,8 +133,24 @@ class KernelCrossValidationTest {
         float[] coef = TestInputs.uniformFloats(random, count + 1);
         ops.gatherDot(w, classes, d, rows, 1, count, x, 2, out, 3 - (count > 0 ? 1 : 0));
         ops.scatterAxpy(w, classes, d, rows, 1, count, coef, 1, x, 2);
-        ops.gatherAxpy(w, classes, d, rows, 1, count, coef, 1, TestInputs.atOffset(TestInputs.uniformFloats(random, d), 1), 1);
-        int[] indices = random.ints(0, d).distinct().limit(Math.min(d, 2 + random.nextInt(40))).sorted().toArray();
+        ops.gatherAxpy(
+            w,
+            classes,
+            d,
+            rows,
+            1,
+            count,
+            coef,
+            1,
+            TestInputs.atOffset(TestInputs.uniformFloats(random, d), 1),
+            1);
+        int[] indices =
+            random
+                .ints(0, d)
+                .distinct()
+                .limit(Math.min(d, 2 + random.nextInt(40)))
+                .sorted()
+                .toArray();
         int nnz = indices.length - 1; // from offset 1
         float[] values = TestInputs.uniformFloats(random, nnz + 1);
         ops.gatherDotSparse(w, classes, d, rows, 1, count, indices, values, 1, nnz, out, 0);
@@ -151,10 +168,15 @@ class KernelCrossValidationTest {
     SpecialFunctions special = k.specialFunctions();
     SplittableRandom random = new SplittableRandom(4);
     for (ElementwiseFunction f : ElementwiseFunction.values()) {
-      double[] inputs = Stream.of(
-              TestInputs.ADVERSARIAL_DOUBLES, TestInputs.uniform(random, 500, 50), TestInputs.logUniform(random, 500),
-              TestInputs.uniform(random, 200, 1e6), nearBranchPoint())
-          .flatMapToDouble(Arrays::stream).toArray();
+      double[] inputs =
+          Stream.of(
+                  TestInputs.ADVERSARIAL_DOUBLES,
+                  TestInputs.uniform(random, 500, 50),
+                  TestInputs.logUniform(random, 500),
+                  TestInputs.uniform(random, 200, 1e6),
+                  nearBranchPoint())
+              .flatMapToDouble(Arrays::stream)
+              .toArray();
       for (int n : TestInputs.LENGTHS) {
         for (int off : TestInputs.OFFSETS) {
           int start = random.nextInt(inputs.length - n);
@@ -169,19 +191,26 @@ class KernelCrossValidationTest {
 
   /**
    * Pairs of functions in one pass: every pair of the normal family (those a backend may fuse, same
-   * side or not), each normal function with one outside it, and one pair outside it; g in place too.
+   * side or not), each normal function with one outside it, and one pair outside it; g in place
+   * too.
    */
   @ParameterizedTest
   @MethodSource("checked")
   void specialFunctionPairs(Kernels k) {
     SpecialFunctions special = k.specialFunctions();
     SplittableRandom random = new SplittableRandom(5);
-    double[] inputs = Stream.of(
-            TestInputs.ADVERSARIAL_DOUBLES, TestInputs.uniform(random, 500, 50), TestInputs.logUniform(random, 500),
-            TestInputs.uniform(random, 200, 1e6))
-        .flatMapToDouble(Arrays::stream).toArray();
-    List<ElementwiseFunction> normal = Arrays.stream(ElementwiseFunction.values())
-        .filter(f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_")).toList();
+    double[] inputs =
+        Stream.of(
+                TestInputs.ADVERSARIAL_DOUBLES,
+                TestInputs.uniform(random, 500, 50),
+                TestInputs.logUniform(random, 500),
+                TestInputs.uniform(random, 200, 1e6))
+            .flatMapToDouble(Arrays::stream)
+            .toArray();
+    List<ElementwiseFunction> normal =
+        Arrays.stream(ElementwiseFunction.values())
+            .filter(f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_"))
+            .toList();
     List<ElementwiseFunction[]> pairs = new ArrayList<>();
     for (ElementwiseFunction f : normal) {
       for (ElementwiseFunction g : normal) {
@@ -198,28 +227,42 @@ class KernelCrossValidationTest {
         special.applyPair(pair[0], pair[1], n, x, off, new double[n + 1], 1, new double[n + 2], 2);
         special.applyPair(pair[0], pair[1], n, x, off, new double[n], 0, x, off); // g in place
       }
-      special.applyPair(pair[0], pair[1], inputs.length, inputs, 0, new double[inputs.length], 0,
-          new double[inputs.length], 0);
-      double[] inPlace = inputs.clone(); // longer than a block of the simd normal kernel, g in place
-      special.applyPair(pair[0], pair[1], inPlace.length, inPlace, 0, new double[inPlace.length], 0, inPlace, 0);
+      special.applyPair(
+          pair[0],
+          pair[1],
+          inputs.length,
+          inputs,
+          0,
+          new double[inputs.length],
+          0,
+          new double[inputs.length],
+          0);
+      double[] inPlace =
+          inputs.clone(); // longer than a block of the simd normal kernel, g in place
+      special.applyPair(
+          pair[0], pair[1], inPlace.length, inPlace, 0, new double[inPlace.length], 0, inPlace, 0);
     }
   }
 
   /**
-   * Sums of log Phi and log(1 - Phi), which a backend may form its own way, with each normal function
-   * (or none, or one outside the family) written alongside, g in place too; and a sum of a function
-   * outside the family. Inputs by where the terms are: all in the right tail (where the simd sum
-   * multiplies 1 - Q), far out in it (terms down to the underflow of Q), near 0 (Q near 1/2, the most
-   * logarithms), across both tails, and each adversarial value repeated (so that one NaN does not
-   * decide every sum); lengths by loop path, and longer than a block.
+   * Sums of log Phi and log(1 - Phi), which a backend may form its own way, with each normal
+   * function (or none, or one outside the family) written alongside, g in place too; and a sum of a
+   * function outside the family. Inputs by where the terms are: all in the right tail (where the
+   * simd sum multiplies 1 - Q), far out in it (terms down to the underflow of Q), near 0 (Q near
+   * 1/2, the most logarithms), across both tails, and each adversarial value repeated (so that one
+   * NaN does not decide every sum); lengths by loop path, and longer than a block.
    */
   @ParameterizedTest
   @MethodSource("checked")
   void specialFunctionSums(Kernels k) {
     SpecialFunctions special = k.specialFunctions();
     SplittableRandom random = new SplittableRandom(6);
-    List<ElementwiseFunction> companions = new ArrayList<>(Arrays.stream(ElementwiseFunction.values())
-        .filter(f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_")).toList());
+    List<ElementwiseFunction> companions =
+        new ArrayList<>(
+            Arrays.stream(ElementwiseFunction.values())
+                .filter(
+                    f -> f.name().startsWith("NORMAL_") || f.name().startsWith("TRUNCATED_NORMAL_"))
+                .toList());
     companions.add(ElementwiseFunction.LOG_SIGMOID);
     companions.add(null);
     List<double[]> inputs = new ArrayList<>();
@@ -237,8 +280,11 @@ class KernelCrossValidationTest {
       Arrays.fill(x, value);
       inputs.add(x);
     }
-    for (ElementwiseFunction f : List.of(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.NORMAL_LOG_SURVIVAL,
-        ElementwiseFunction.LOG_SIGMOID)) {
+    for (ElementwiseFunction f :
+        List.of(
+            ElementwiseFunction.NORMAL_LOG_CDF,
+            ElementwiseFunction.NORMAL_LOG_SURVIVAL,
+            ElementwiseFunction.LOG_SIGMOID)) {
       for (ElementwiseFunction g : companions) {
         for (double[] x : inputs) {
           for (int n : TestInputs.LENGTHS) {
@@ -285,7 +331,21 @@ class KernelCrossValidationTest {
           z[2] = -1e4;
           z[3] = Double.NaN;
           uOld[4] = Double.NaN;
-          updates.softmaxSingleClass(n, z, 0, uOld, 0, xNorm2, 0, eta, data, classes, new double[n + 2], 2, new double[n], 0);
+          updates.softmaxSingleClass(
+              n,
+              z,
+              0,
+              uOld,
+              0,
+              xNorm2,
+              0,
+              eta,
+              data,
+              classes,
+              new double[n + 2],
+              2,
+              new double[n],
+              0);
         }
       }
     }
@@ -327,7 +387,9 @@ class KernelCrossValidationTest {
     }
   }
 
-  /** Sizes past the blocking of optimised libraries (panels of tens to hundreds), with ragged edges. */
+  /**
+   * Sizes past the blocking of optimised libraries (panels of tens to hundreds), with ragged edges.
+   */
   @ParameterizedTest
   @MethodSource("checked")
   void largeMatrixProducts(Kernels k) {
@@ -336,7 +398,8 @@ class KernelCrossValidationTest {
     for (boolean ta : new boolean[] {false, true}) {
       for (boolean tb : new boolean[] {false, true}) {
         gemmBothPrecisions(ops, random, ta, tb, 131, 97, 263);
-        // Few rows by many columns (a row chunk's utilities over K categories), inner past one panel.
+        // Few rows by many columns (a row chunk's utilities over K categories), inner past one
+        // panel.
         gemmBothPrecisions(ops, random, ta, tb, 6, 1000, 150);
       }
     }
@@ -351,7 +414,19 @@ class KernelCrossValidationTest {
       double[] x = TestInputs.uniform(random, n, 1);
       double[] y = TestInputs.uniform(random, inner, 1);
       ops.gemv(!trans, trans ? inner : n, trans ? n : inner, 2, a, 0, lda, x, 0, -1, y, 0);
-      ops.gemv(!trans, trans ? inner : n, trans ? n : inner, 2f, floats(a), 0, lda, floats(x), 0, -1f, floats(y), 0);
+      ops.gemv(
+          !trans,
+          trans ? inner : n,
+          trans ? n : inner,
+          2f,
+          floats(a),
+          0,
+          lda,
+          floats(x),
+          0,
+          -1f,
+          floats(y),
+          0);
     }
   }
 
@@ -370,9 +445,23 @@ class KernelCrossValidationTest {
     double[] a = TestInputs.uniform(random, (n - 1) * ld + inner, 1); // n x inner
     double[] c = TestInputs.uniform(random, (n - 1) * ld + n, 1); // n x n
     ops.gemm(false, true, n, n, inner, 1, a, 0, ld, a, 0, ld, 0.5, c, 0, ld);
-    ops.gemm(false, true, n, n, inner, 1f, floats(a), 0, ld, floats(a), 0, ld, 0.5f, floats(c), 0, ld);
-    ops.gemv(false, n, inner, 1, a, 0, ld, TestInputs.uniform(random, inner, 1), 0, 1, new double[n], 0);
-    ops.gemv(true, n, inner, 1f, floats(a), 0, ld, floats(TestInputs.uniform(random, n, 1)), 0, 1f, new float[inner], 0);
+    ops.gemm(
+        false, true, n, n, inner, 1f, floats(a), 0, ld, floats(a), 0, ld, 0.5f, floats(c), 0, ld);
+    ops.gemv(
+        false, n, inner, 1, a, 0, ld, TestInputs.uniform(random, inner, 1), 0, 1, new double[n], 0);
+    ops.gemv(
+        true,
+        n,
+        inner,
+        1f,
+        floats(a),
+        0,
+        ld,
+        floats(TestInputs.uniform(random, n, 1)),
+        0,
+        1f,
+        new float[inner],
+        0);
     ops.syrk(false, n, inner, 1, a, 0, ld, 0, c, 0, ld);
     ops.syrk(false, n, inner, 1f, floats(a), 0, ld, 0f, floats(c), 0, ld);
     for (int i = 0; i < n; i++) {
@@ -382,9 +471,12 @@ class KernelCrossValidationTest {
     ops.choleskySolve(n, 3, c, 0, ld, TestInputs.uniform(random, (n - 1) * 5 + 3, 1), 0, 5);
   }
 
-  /** C = alpha op(A) op(B) + beta C with offsets and padded rows, then with beta = 0 over a NaN-filled C. */
-  private static void gemmBothPrecisions(MatrixOps ops, SplittableRandom random, boolean ta, boolean tb,
-      int m, int n, int inner) {
+  /**
+   * C = alpha op(A) op(B) + beta C with offsets and padded rows, then with beta = 0 over a
+   * NaN-filled C.
+   */
+  private static void gemmBothPrecisions(
+      MatrixOps ops, SplittableRandom random, boolean ta, boolean tb, int m, int n, int inner) {
     int lda = (ta ? m : inner) + 2;
     int ldb = (tb ? inner : n) + 1;
     int ldc = n + 3;
@@ -425,12 +517,15 @@ class KernelCrossValidationTest {
       ops.choleskyFactor(n, a, 1, ld);
       double[] rhs = TestInputs.uniform(random, 2 + n * 4, 5);
       ops.choleskySolve(n, 3, a, 1, ld, rhs, 2, 4);
-      double[] wide = TestInputs.uniform(random, 1 + n * 21, 5); // 19 right-hand sides: whole vectors and a tail
+      double[] wide =
+          TestInputs.uniform(
+              random, 1 + n * 21, 5); // 19 right-hand sides: whole vectors and a tail
       ops.choleskySolve(n, 19, a, 1, ld, wide, 1, 21);
     }
     double[] indefinite = {1, 0, 0, 2, -5, 0, 0, 0, 1};
-    NotPositiveDefiniteException e = assertThrows(NotPositiveDefiniteException.class,
-        () -> ops.choleskyFactor(3, indefinite, 0, 3));
+    NotPositiveDefiniteException e =
+        assertThrows(
+            NotPositiveDefiniteException.class, () -> ops.choleskyFactor(3, indefinite, 0, 3));
     assertEquals(2, e.order());
   }
 }

@@ -9,22 +9,71 @@ import java.util.SplittableRandom;
 public final class TestInputs {
   /**
    * Lengths that hit every loop path of a vector kernel for 2, 4, 8 and 16 lanes with unrolling by
-   * up to 4: empty, shorter than one vector, exactly one vector, one vector plus a tail, the unrolled
-   * body with and without a tail, and long runs.
+   * up to 4: empty, shorter than one vector, exactly one vector, one vector plus a tail, the
+   * unrolled body with and without a tail, and long runs.
    */
-  public static final int[] LENGTHS = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 257, 1000};
+  public static final int[] LENGTHS = {
+    0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 257, 1000
+  };
+
   /** Offsets into the arrays: aligned and not. */
   public static final int[] OFFSETS = {0, 3};
 
   public static final double[] ADVERSARIAL_DOUBLES = {
-      0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, 2.5e-320, Double.MIN_NORMAL, -Double.MIN_NORMAL,
-      Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, 1e300, -1e300, 1e-300, -1e-300,
-      Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.5, -0.5, 709.78, -745.13, 710, -746, 40, -40, 1e10, -1e10};
+    0.0,
+    -0.0,
+    Double.MIN_VALUE,
+    -Double.MIN_VALUE,
+    2.5e-320,
+    Double.MIN_NORMAL,
+    -Double.MIN_NORMAL,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    Double.NaN,
+    1e300,
+    -1e300,
+    1e-300,
+    -1e-300,
+    Double.MAX_VALUE,
+    -Double.MAX_VALUE,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    709.78,
+    -745.13,
+    710,
+    -746,
+    40,
+    -40,
+    1e10,
+    -1e10
+  };
 
   public static final float[] ADVERSARIAL_FLOATS = {
-      0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.POSITIVE_INFINITY,
-      Float.NEGATIVE_INFINITY, Float.NaN, Float.MAX_VALUE, -Float.MAX_VALUE, 1e30f, -1e30f, 1e-30f, 1f, -1f,
-      88.72f, 88.73f, -87.34f, -103.97f, -104f, 40f, -40f}; // about where e^x overflows, goes subnormal, underflows
+    0f,
+    -0f,
+    Float.MIN_VALUE,
+    -Float.MIN_VALUE,
+    Float.MIN_NORMAL,
+    Float.POSITIVE_INFINITY,
+    Float.NEGATIVE_INFINITY,
+    Float.NaN,
+    Float.MAX_VALUE,
+    -Float.MAX_VALUE,
+    1e30f,
+    -1e30f,
+    1e-30f,
+    1f,
+    -1f,
+    88.72f,
+    88.73f,
+    -87.34f,
+    -103.97f,
+    -104f,
+    40f,
+    -40f
+  }; // about where e^x overflows, goes subnormal, underflows
 
   private TestInputs() {}
 

@@ -4,7 +4,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 
 /**
- * Error of a computed double against an exact true value, measured without rounding the truth first.
+ * Error of a computed double against an exact true value, measured without rounding the truth
+ * first.
  */
 public final class OracleError {
   private OracleError() {}

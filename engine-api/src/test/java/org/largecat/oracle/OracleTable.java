@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test vectors made by an arbitrary-precision oracle, read from {@code /oracle/NAME.tsv} on the test
- * class path. Format: lines starting with '#' are comments; the first other line names the columns,
- * tab-separated, output columns prefixed with '='; every further line is one case: inputs as exact
- * decimal doubles, outputs as decimals with at least 25 significant digits (or nan, inf, -inf).
+ * Test vectors made by an arbitrary-precision oracle, read from {@code /oracle/NAME.tsv} on the
+ * test class path. Format: lines starting with '#' are comments; the first other line names the
+ * columns, tab-separated, output columns prefixed with '='; every further line is one case: inputs
+ * as exact decimal doubles, outputs as decimals with at least 25 significant digits (or nan, inf,
+ * -inf).
  */
 public final class OracleTable {
   private final String name;
@@ -34,10 +35,12 @@ public final class OracleTable {
     String resource = "/oracle/" + name + ".tsv";
     InputStream in = OracleTable.class.getResourceAsStream(resource);
     if (in == null) {
-      throw new IllegalStateException("oracle table " + resource + " is not on the test class path");
+      throw new IllegalStateException(
+          "oracle table " + resource + " is not on the test class path");
     }
     OracleTable table = new OracleTable(name);
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       int number = 0;
       while ((line = reader.readLine()) != null) {
@@ -48,7 +51,8 @@ public final class OracleTable {
         String[] fields = line.split("\t");
         if (table.inputNames.isEmpty() && table.outputNames.isEmpty()) {
           for (String f : fields) {
-            (f.startsWith("=") ? table.outputNames : table.inputNames).add(f.replaceFirst("^=", ""));
+            (f.startsWith("=") ? table.outputNames : table.inputNames)
+                .add(f.replaceFirst("^=", ""));
           }
           continue;
         }
@@ -67,7 +71,8 @@ public final class OracleTable {
     int ni = inputNames.size();
     int no = outputNames.size();
     if (fields.length != ni + no) {
-      throw new IllegalStateException(resource + ":" + line + ": expected " + (ni + no) + " fields, got " + fields.length);
+      throw new IllegalStateException(
+          resource + ":" + line + ": expected " + (ni + no) + " fields, got " + fields.length);
     }
     double[] inputs = new double[ni];
     for (int i = 0; i < ni; i++) {
@@ -92,7 +97,8 @@ public final class OracleTable {
   public int output(String column) {
     int i = outputNames.indexOf(column);
     if (i < 0) {
-      throw new IllegalArgumentException(name + " has no output column " + column + " (has " + outputNames + ")");
+      throw new IllegalArgumentException(
+          name + " has no output column " + column + " (has " + outputNames + ")");
     }
     return i;
   }

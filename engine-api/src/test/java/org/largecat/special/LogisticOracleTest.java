@@ -22,7 +22,8 @@ class LogisticOracleTest {
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void logSurvivalWithinTwoUlps(Kernels k) {
-    ElementwiseOracle.checkReflected(k, ElementwiseFunction.LOGISTIC_LOG_SURVIVAL, "log-sigmoid", "logsigmoid", 2);
+    ElementwiseOracle.checkReflected(
+        k, ElementwiseFunction.LOGISTIC_LOG_SURVIVAL, "log-sigmoid", "logsigmoid", 2);
   }
 
   @ParameterizedTest
@@ -58,9 +59,14 @@ class LogisticOracleTest {
       double x = (random.nextBoolean() ? 1 : -1) * Math.pow(10, -5 + 8 * random.nextDouble());
       double plus = Logistic.softplus(x);
       double minus = Logistic.softplus(-x);
-      assertEquals(x, plus - minus, 3 * Math.ulp(Math.max(plus, minus)), "softplus(x) - softplus(-x) at x=" + x);
+      assertEquals(
+          x,
+          plus - minus,
+          3 * Math.ulp(Math.max(plus, minus)),
+          "softplus(x) - softplus(-x) at x=" + x);
       double sum = Logistic.logSigmoid(x) + Logistic.logSigmoid(-x);
-      assertEquals(sum, Logistic.logPdf(x), 3 * Math.ulp(sum), "log sigma(x) + log sigma(-x) at x=" + x);
+      assertEquals(
+          sum, Logistic.logPdf(x), 3 * Math.ulp(sum), "log sigma(x) + log sigma(-x) at x=" + x);
       assertEquals(Logistic.logPdf(x), Logistic.logPdf(-x), "logPdf is even, at x=" + x);
       assertTrue(Logistic.logSigmoid(x) <= 0 && plus >= 0, "signs at x=" + x);
     }

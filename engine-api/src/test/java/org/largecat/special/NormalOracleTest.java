@@ -58,12 +58,16 @@ class NormalOracleTest {
     Contract contract = new Contract("normal-mills", k, "x", 1e-13, 0);
     for (int i = 0; i < n; i++) {
       OracleTable.Row row = table.rows().get(i);
-      contract.check(row.line(), x[xOff + i], out[outOff + i], row.outputs()[table.output("mills")]);
+      contract.check(
+          row.line(), x[xOff + i], out[outOff + i], row.outputs()[table.output("mills")]);
     }
     contract.assertMet();
   }
 
-  /** log Phi from the pair kernel the probit CAVI calls (with the truncated-normal mean in place), to the same contract. */
+  /**
+   * log Phi from the pair kernel the probit CAVI calls (with the truncated-normal mean in place),
+   * to the same contract.
+   */
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void logCdfPairedWithTheTruncatedMeanMeetsItsContract(Kernels k) {
@@ -76,8 +80,17 @@ class NormalOracleTest {
     }
     double[] logCdf = new double[n + 1];
     double[] mean = x.clone();
-    k.specialFunctions().applyPair(ElementwiseFunction.NORMAL_LOG_CDF, ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
-        n, mean, xOff, logCdf, 1, mean, xOff);
+    k.specialFunctions()
+        .applyPair(
+            ElementwiseFunction.NORMAL_LOG_CDF,
+            ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+            n,
+            mean,
+            xOff,
+            logCdf,
+            1,
+            mean,
+            xOff);
     Contract contract = new Contract("normal-logcdf (paired)", k, "x", 1e-14, 0);
     for (int i = 0; i < n; i++) {
       OracleTable.Row row = table.rows().get(i);
@@ -87,8 +100,8 @@ class NormalOracleTest {
   }
 
   /**
-   * log(1 - Phi(x)) = log Phi(-x) against the log-cdf table at -x, alone and paired with log Phi (the
-   * CB probabilities' pair, whose second output is of the other side), in both orders.
+   * log(1 - Phi(x)) = log Phi(-x) against the log-cdf table at -x, alone and paired with log Phi
+   * (the CB probabilities' pair, whose second output is of the other side), in both orders.
    */
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
@@ -110,15 +123,18 @@ class NormalOracleTest {
     k.specialFunctions().apply(logSurvival, n, minusX, 0, alone, 0);
     k.specialFunctions().applyPair(logCdf, logSurvival, n, minusX, 0, other, 0, pairedSecond, 0);
     k.specialFunctions().applyPair(logSurvival, logCdf, n, x, 0, other, 0, logCdfPaired, 0);
-    Contract[] contracts = {new Contract("normal-logsf", k, "x", 1e-14, 0),
-        new Contract("normal-logsf (paired, second)", k, "x", 1e-14, 0),
-        new Contract("normal-logcdf (paired, second, after normal-logsf)", k, "x", 1e-14, 0)};
+    Contract[] contracts = {
+      new Contract("normal-logsf", k, "x", 1e-14, 0),
+      new Contract("normal-logsf (paired, second)", k, "x", 1e-14, 0),
+      new Contract("normal-logcdf (paired, second, after normal-logsf)", k, "x", 1e-14, 0)
+    };
     double[][] got = {alone, pairedSecond, logCdfPaired};
     double[][] arguments = {minusX, minusX, x};
     for (int c = 0; c < contracts.length; c++) {
       for (int i = 0; i < n; i++) {
         OracleTable.Row row = table.rows().get(i);
-        contracts[c].check(row.line(), arguments[c][i], got[c][i], row.outputs()[table.output("logcdf")]);
+        contracts[c].check(
+            row.line(), arguments[c][i], got[c][i], row.outputs()[table.output("logcdf")]);
       }
       contracts[c].assertMet();
     }
@@ -135,7 +151,8 @@ class NormalOracleTest {
 
   /**
    * Phi(x) + Phi(-x) = 1, with one term from each branch of logCdf. Allowed: one ulp of 1 for each
-   * exp and half for the sum, plus what the contract lets through exp (|L| e^L times 1e-14 per term).
+   * exp and half for the sum, plus what the contract lets through exp (|L| e^L times 1e-14 per
+   * term).
    */
   @Test
   void cdfOfOppositeArgumentsSumsToOne() {
@@ -144,15 +161,18 @@ class NormalOracleTest {
       double l1 = Normal.logCdf(x);
       double l2 = Normal.logCdf(-x);
       double sum = Math.exp(l1) + Math.exp(l2);
-      double allowed = 2.5 * Math.ulp(1.0) + 1e-14 * (Math.abs(l1) * Math.exp(l1) + Math.abs(l2) * Math.exp(l2));
-      assertTrue(Math.abs(sum - 1) <= allowed, "Phi(" + x + ") + Phi(" + -x + ") = " + sum + ", off by more than " + allowed);
+      double allowed =
+          2.5 * Math.ulp(1.0) + 1e-14 * (Math.abs(l1) * Math.exp(l1) + Math.abs(l2) * Math.exp(l2));
+      assertTrue(
+          Math.abs(sum - 1) <= allowed,
+          "Phi(" + x + ") + Phi(" + -x + ") = " + sum + ", off by more than " + allowed);
     }
   }
 
   /**
    * log(phi(x)/Phi(x)) = -x^2/2 - log(2 pi)/2 - log Phi(x). The right side is a difference of terms
-   * up to |L| = |log Phi(x)|, so exp of it carries their contract error 1e-14 |L| plus a few ulps of
-   * x^2/2; the millsRatio contract adds 1e-13.
+   * up to |L| = |log Phi(x)|, so exp of it carries their contract error 1e-14 |L| plus a few ulps
+   * of x^2/2; the millsRatio contract adds 1e-13.
    */
   @Test
   void millsRatioAgreesWithLogCdf() {
@@ -163,7 +183,8 @@ class NormalOracleTest {
       double fromLogCdf = Math.exp(-halfSquare - Normal.HALF_LOG_2PI - logCdf);
       double mills = Normal.millsRatio(x);
       double allowed = 1e-13 + 1e-14 * Math.abs(logCdf) + 4 * Math.ulp(halfSquare + 1);
-      assertTrue(Math.abs(mills - fromLogCdf) <= allowed * fromLogCdf,
+      assertTrue(
+          Math.abs(mills - fromLogCdf) <= allowed * fromLogCdf,
           "millsRatio(" + x + ") = " + mills + " but exp(log phi - log Phi) = " + fromLogCdf);
     }
   }
@@ -227,19 +248,37 @@ class NormalOracleTest {
         }
       }
       if (!met) {
-        violations.add(String.format("%s [%s] line %d: %s got %s, truth %s, rel err %.3g (%.3g ulps)",
-            function, backend, line, at, got, truth, rel, ulps));
+        violations.add(
+            String.format(
+                "%s [%s] line %d: %s got %s, truth %s, rel err %.3g (%.3g ulps)",
+                function, backend, line, at, got, truth, rel, ulps));
       }
     }
 
     void assertMet() {
-      String bound = absolute == 0 ? "rel " + relative : "|err| <= " + relative + "|truth| + " + absolute;
-      System.out.printf("oracle %s [%s]: max rel err %.2g at %s, max %.2g ulps at %s%s (%d rows, contract %s, subnormal %s ulps)%n",
-          function, backend, worstRelative, worstRelativeAt, worstUlps, worstUlpsAt,
-          absolute == 0 ? "" : String.format(", max abs err near zero %.2g at %s", worstAbsolute, worstAbsoluteAt),
-          rows, bound, SUBNORMAL_ULPS);
+      String bound =
+          absolute == 0 ? "rel " + relative : "|err| <= " + relative + "|truth| + " + absolute;
+      System.out.printf(
+          "oracle %s [%s]: max rel err %.2g at %s, max %.2g ulps at %s%s (%d rows, contract %s, subnormal %s ulps)%n",
+          function,
+          backend,
+          worstRelative,
+          worstRelativeAt,
+          worstUlps,
+          worstUlpsAt,
+          absolute == 0
+              ? ""
+              : String.format(", max abs err near zero %.2g at %s", worstAbsolute, worstAbsoluteAt),
+          rows,
+          bound,
+          SUBNORMAL_ULPS);
       if (!violations.isEmpty()) {
-        fail(violations.size() + " of " + rows + " rows break the contract:\n" + String.join("\n", violations));
+        fail(
+            violations.size()
+                + " of "
+                + rows
+                + " rows break the contract:\n"
+                + String.join("\n", violations));
       }
     }
   }

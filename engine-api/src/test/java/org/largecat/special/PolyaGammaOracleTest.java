@@ -29,7 +29,9 @@ class PolyaGammaOracleTest {
     for (int i = 0; i < cs.length; i++) {
       assertEquals(PolyaGamma.mean(cs[i]), PolyaGamma.mean(-cs[i]), "even at c=" + cs[i]);
       if (i > 0) {
-        assertTrue(PolyaGamma.mean(cs[i]) <= PolyaGamma.mean(cs[i - 1]), "decreasing between " + cs[i - 1] + " and " + cs[i]);
+        assertTrue(
+            PolyaGamma.mean(cs[i]) <= PolyaGamma.mean(cs[i - 1]),
+            "decreasing between " + cs[i - 1] + " and " + cs[i]);
       }
     }
   }

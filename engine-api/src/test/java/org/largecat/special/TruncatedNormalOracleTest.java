@@ -14,9 +14,9 @@ import org.largecat.oracle.OracleTable;
 
 /**
  * {@link TruncatedNormal} mean, variance and entropy on both sides against the mpmath table made by
- * engine-api/src/test/oracle/normal_oracle.py (from the paper's Eqs. D.1.4-D.1.8 at high precision),
- * evaluated through the special-function kernels of every available backend, plus Remark D.1.2 and
- * the sign of the variance far out.
+ * engine-api/src/test/oracle/normal_oracle.py (from the paper's Eqs. D.1.4-D.1.8 at high
+ * precision), evaluated through the special-function kernels of every available backend, plus
+ * Remark D.1.2 and the sign of the variance far out.
  */
 class TruncatedNormalOracleTest {
   private static final double RELATIVE = 1e-12;
@@ -25,34 +25,47 @@ class TruncatedNormalOracleTest {
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void meanMeetsItsContract(Kernels k) {
-    check(k, "mean", ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
-        ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE, 0);
+    check(
+        k,
+        "mean",
+        ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE,
+        ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE,
+        0);
   }
 
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void varianceMeetsItsContract(Kernels k) {
-    check(k, "variance", ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_POSITIVE,
-        ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE, 0);
+    check(
+        k,
+        "variance",
+        ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_POSITIVE,
+        ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE,
+        0);
   }
 
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void entropyMeetsItsContract(Kernels k) {
-    check(k, "entropy", ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_POSITIVE,
-        ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_NEGATIVE, ENTROPY_ABSOLUTE);
+    check(
+        k,
+        "entropy",
+        ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_POSITIVE,
+        ElementwiseFunction.TRUNCATED_NORMAL_ENTROPY_NEGATIVE,
+        ENTROPY_ABSOLUTE);
   }
 
   /**
-   * The pair kernel: on [0, inf) the mean with log Phi, as the probit CAVI calls it (mean in place); on
-   * (-inf, 0) the mean with the variance. Each output held to its own contract.
+   * The pair kernel: on [0, inf) the mean with log Phi, as the probit CAVI calls it (mean in
+   * place); on (-inf, 0) the mean with the variance. Each output held to its own contract.
    */
   @ParameterizedTest
   @MethodSource("org.largecat.kernel.BackendsUnderTest#all")
   void pairedMomentsMeetTheirContracts(Kernels k) {
     OracleTable table = OracleTable.load("truncnorm");
     for (int side : new int[] {1, -1}) {
-      List<OracleTable.Row> rows = table.rows().stream().filter(r -> r.inputs()[1] == side).toList();
+      List<OracleTable.Row> rows =
+          table.rows().stream().filter(r -> r.inputs()[1] == side).toList();
       int n = rows.size();
       double[] mu = new double[n];
       for (int i = 0; i < n; i++) {
@@ -60,20 +73,25 @@ class TruncatedNormalOracleTest {
       }
       double[] first = new double[n];
       double[] mean = mu.clone();
-      ElementwiseFunction meanFunction = side == 1 ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE
-          : ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE;
-      ElementwiseFunction partner = side == 1 ? ElementwiseFunction.NORMAL_LOG_CDF
-          : ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE;
+      ElementwiseFunction meanFunction =
+          side == 1
+              ? ElementwiseFunction.TRUNCATED_NORMAL_MEAN_POSITIVE
+              : ElementwiseFunction.TRUNCATED_NORMAL_MEAN_NEGATIVE;
+      ElementwiseFunction partner =
+          side == 1
+              ? ElementwiseFunction.NORMAL_LOG_CDF
+              : ElementwiseFunction.TRUNCATED_NORMAL_VARIANCE_NEGATIVE;
       k.specialFunctions().applyPair(partner, meanFunction, n, mean, 0, first, 0, mean, 0);
-      NormalOracleTest.Contract meanContract = new NormalOracleTest.Contract(meanFunction.label() + " (paired)", k, "mu",
-          RELATIVE, 0);
-      NormalOracleTest.Contract varianceContract = new NormalOracleTest.Contract(partner.label() + " (paired)", k, "mu",
-          RELATIVE, 0);
+      NormalOracleTest.Contract meanContract =
+          new NormalOracleTest.Contract(meanFunction.label() + " (paired)", k, "mu", RELATIVE, 0);
+      NormalOracleTest.Contract varianceContract =
+          new NormalOracleTest.Contract(partner.label() + " (paired)", k, "mu", RELATIVE, 0);
       for (int i = 0; i < n; i++) {
         OracleTable.Row row = rows.get(i);
         meanContract.check(row.line(), mu[i], mean[i], row.outputs()[table.output("mean")]);
         if (side == -1) {
-          varianceContract.check(row.line(), mu[i], first[i], row.outputs()[table.output("variance")]);
+          varianceContract.check(
+              row.line(), mu[i], first[i], row.outputs()[table.output("variance")]);
         }
       }
       meanContract.assertMet();
@@ -84,11 +102,16 @@ class TruncatedNormalOracleTest {
   }
 
   /** Each side's rows in one batched call (at an offset), checked against the column's contract. */
-  private static void check(Kernels k, String column, ElementwiseFunction positive, ElementwiseFunction negative,
+  private static void check(
+      Kernels k,
+      String column,
+      ElementwiseFunction positive,
+      ElementwiseFunction negative,
       double absolute) {
     OracleTable table = OracleTable.load("truncnorm");
     for (int side : new int[] {1, -1}) {
-      List<OracleTable.Row> rows = table.rows().stream().filter(r -> r.inputs()[1] == side).toList();
+      List<OracleTable.Row> rows =
+          table.rows().stream().filter(r -> r.inputs()[1] == side).toList();
       int n = rows.size();
       int off = 7;
       double[] mu = new double[off + n];
@@ -98,7 +121,8 @@ class TruncatedNormalOracleTest {
       double[] out = new double[n];
       ElementwiseFunction f = side == 1 ? positive : negative;
       k.specialFunctions().apply(f, n, mu, off, out, 0);
-      NormalOracleTest.Contract contract = new NormalOracleTest.Contract(f.label(), k, "mu", RELATIVE, absolute);
+      NormalOracleTest.Contract contract =
+          new NormalOracleTest.Contract(f.label(), k, "mu", RELATIVE, absolute);
       for (int i = 0; i < n; i++) {
         OracleTable.Row row = rows.get(i);
         contract.check(row.line(), mu[off + i], out[i], row.outputs()[table.output(column)]);
@@ -122,11 +146,28 @@ class TruncatedNormalOracleTest {
       }
       TruncationSide side = TruncationSide.ofSign((int) row.inputs()[1]);
       BigDecimal mean = new BigDecimal(TruncatedNormal.mean(mu, side));
-      BigDecimal secondMoment = new BigDecimal(TruncatedNormal.variance(mu, side)).add(mean.multiply(mean));
-      BigDecimal exact = BigDecimal.ONE.add(new BigDecimal(mu).multiply(row.outputs()[table.output("mean")].value()));
-      double rel = secondMoment.subtract(exact).abs().divide(exact, MathContext.DECIMAL64).doubleValue();
-      assertTrue(rel <= 3 * RELATIVE, "line " + row.line() + ": mu=" + mu + " side " + side
-          + ": Var + E^2 = " + secondMoment + " but 1 + mu E = " + exact + " (rel err " + rel + ")");
+      BigDecimal secondMoment =
+          new BigDecimal(TruncatedNormal.variance(mu, side)).add(mean.multiply(mean));
+      BigDecimal exact =
+          BigDecimal.ONE.add(
+              new BigDecimal(mu).multiply(row.outputs()[table.output("mean")].value()));
+      double rel =
+          secondMoment.subtract(exact).abs().divide(exact, MathContext.DECIMAL64).doubleValue();
+      assertTrue(
+          rel <= 3 * RELATIVE,
+          "line "
+              + row.line()
+              + ": mu="
+              + mu
+              + " side "
+              + side
+              + ": Var + E^2 = "
+              + secondMoment
+              + " but 1 + mu E = "
+              + exact
+              + " (rel err "
+              + rel
+              + ")");
     }
   }
 

@@ -7,8 +7,8 @@ import org.largecat.model.LinearModel;
 
 /**
  * The training data as the double-sum trainers see them: each x_i extended by a constant 1, so that
- * the model's bias b_k is the last weight of the extended row w̃_k = (w_k, b_k) and ψ_k = w̃_k · x̃_i.
- * Scores, rank-one moves and row scalings of the extended rows go through the kernels.
+ * the model's bias b_k is the last weight of the extended row w̃_k = (w_k, b_k) and ψ_k = w̃_k ·
+ * x̃_i. Scores, rank-one moves and row scalings of the extended rows go through the kernels.
  */
 final class AugmentedData {
   private final Dataset data;
@@ -17,20 +17,33 @@ final class AugmentedData {
   final int rows;
   final int classes;
   final int columns;
+
   /** ‖x̃_i‖² = ‖x_i‖² + 1. */
   final double[] squaredNorm;
+
   /** B_x = max_i ‖x̃_i‖ (App. A, Lemma 2). */
   final double maxNorm;
-  /** Stored values per row plus one: the cost of one gather-dot or scatter-axpy row, for scheduling. */
+
+  /**
+   * Stored values per row plus one: the cost of one gather-dot or scatter-axpy row, for scheduling.
+   */
   final double rowCost;
 
   AugmentedData(Dataset data, LinearModel model) {
     if (model.classes() != data.classes() || model.columns() != data.columns()) {
-      throw new IllegalArgumentException("model is K = " + model.classes() + ", D = " + model.columns()
-          + " but the data are K = " + data.classes() + ", D = " + data.columns());
+      throw new IllegalArgumentException(
+          "model is K = "
+              + model.classes()
+              + ", D = "
+              + model.columns()
+              + " but the data are K = "
+              + data.classes()
+              + ", D = "
+              + data.columns());
     }
     if (data.classes() < 2) {
-      throw new IllegalArgumentException("training needs at least 2 classes, the data have " + data.classes());
+      throw new IllegalArgumentException(
+          "training needs at least 2 classes, the data have " + data.classes());
     }
     this.data = data;
     features = data.features();
@@ -49,7 +62,15 @@ final class AugmentedData {
   }
 
   /** out[outOff + j] = w̃_{classes[off + j]} · x̃_i for j < count. */
-  void scores(VectorOps ops, LinearModel model, int i, int[] classes, int off, int count, double[] out, int outOff) {
+  void scores(
+      VectorOps ops,
+      LinearModel model,
+      int i,
+      int[] classes,
+      int off,
+      int count,
+      double[] out,
+      int outOff) {
     features.gatherDot(ops, model.weights(), this.classes, i, classes, off, count, out, outOff);
     double[] b = model.biases();
     for (int j = 0; j < count; j++) {
@@ -58,7 +79,15 @@ final class AugmentedData {
   }
 
   /** w̃_{classes[off + j]} += coef[coefOff + j] · x̃_i for j < count. */
-  void move(VectorOps ops, LinearModel model, int i, int[] classes, int off, int count, float[] coef, int coefOff) {
+  void move(
+      VectorOps ops,
+      LinearModel model,
+      int i,
+      int[] classes,
+      int off,
+      int count,
+      float[] coef,
+      int coefOff) {
     features.scatterAxpy(ops, model.weights(), this.classes, i, classes, off, count, coef, coefOff);
     double[] b = model.biases();
     for (int j = 0; j < count; j++) {

@@ -8,7 +8,10 @@ import org.largecat.train.Trainer;
 import org.largecat.train.TrainerProvider;
 import org.largecat.train.TrainingOptions;
 
-/** Makes the double-sum trainer of a method: one pair per iteration, or fixed mini-batches for isgd-batch. */
+/**
+ * Makes the double-sum trainer of a method: one pair per iteration, or fixed mini-batches for
+ * isgd-batch.
+ */
 public final class DoubleSumTrainers implements TrainerProvider {
   @Override
   public boolean trains(Method method) {
@@ -31,10 +34,15 @@ public final class DoubleSumTrainers implements TrainerProvider {
    * A trainer that fits {@code model} (a softmax model, usually all zeros as in Algorithm 1) in
    * place on {@code data}.
    */
-  public static Trainer create(Dataset data, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+  public static Trainer create(
+      Dataset data, LinearModel model, DoubleSumOptions options, Kernels kernels) {
     if (model.link() != options.method().link()) {
-      throw new IllegalArgumentException(options.method().label() + " fits a " + options.method().link()
-          + " model, not " + model.link());
+      throw new IllegalArgumentException(
+          options.method().label()
+              + " fits a "
+              + options.method().link()
+              + " model, not "
+              + model.link());
     }
     return switch (options.method()) {
       case IMPLICIT_SGD_BATCH -> new MiniBatchImplicitTrainer(data, model, options, kernels);

@@ -10,46 +10,52 @@ import org.largecat.model.LinearModel;
 import org.largecat.train.Trainer;
 
 /**
- * Implicit SGD on fixed mini-batches of n datapoints and m sampled classes (unbiased-scalable-softmax
- * App. F.3), re-derived here on the mean scale with the extended rows w̃_k = (w_k, b_k) and x̃ = (x, 1);
- * the extracted text of Eqs. 19–21 is garbled, and the ridge is handled in a slightly different but
- * equivalent parametrisation, so the derivation is written out.
+ * Implicit SGD on fixed mini-batches of n datapoints and m sampled classes
+ * (unbiased-scalable-softmax App. F.3), re-derived here on the mean scale with the extended rows
+ * w̃_k = (w_k, b_k) and x̃ = (x, 1); the extracted text of Eqs. 19–21 is garbled, and the ridge is
+ * handled in a slightly different but equivalent parametrisation, so the derivation is written out.
  *
  * <p><b>Mini-batches.</b> A seeded permutation cuts the datapoints once into J = ⌈N/n⌉ batches S_j.
  * L_j is the set of their distinct labels; C is m classes drawn uniformly without replacement from
  * the K − |L_j| others (all of them if fewer), ρ_j = (K − |L_j|)/|C|. Batch j is drawn uniformly
  * (each epoch visits every batch once, in a fresh order), so with s = J/N
+ *
  * <pre>  f_{j,C} = s Σ_{i∈S_j} (u_i + e^{−u_i} d_i) + (μ/2) Σ_{k∈L_j∪C} β_k ‖w̃_k‖²,
  *  d_i = 1 + Σ_{k∈L_j−y_i} e^{z_ik} + ρ_j Σ_{k∈C} e^{z_ik},  z_ik = x̃_i·(w̃_k − w̃_{y_i}),</pre>
- * is unbiased for f/N of Eq. 5 when 1/β_k = P(k ∈ L_j ∪ C) = (1/J) Σ_j (1[k ∈ L_j] + 1[k ∉ L_j]|C_j|/(K − |L_j|)).
  *
- * <p><b>The implicit step</b> minimises 2η f_{j,C} + ‖u − ũ‖² + ‖W − W̃‖². In u_i alone, with c = ηs,
- * the minimiser is u_i = ũ_i − c + ω_i, ω_i = W0(c d_i e^{c − ũ_i}), and the minimum is (1 + ω_i)² up
- * to a constant (the paper's Eq. 19). In W: with λ_k = ημβ_k and γ_k = 1/(1 + λ_k), write
- * w̃_k = γ_k w̃_k^old + V a_k, V an orthonormal basis of span{x̃_i : i ∈ S_j} and x̃_i = V b_i. Then
- * ‖w̃_k − w̃_k^old‖² + λ_k‖w̃_k‖² = (1 + λ_k)‖a_k‖² + const: the shrink γ_k is the exact minimiser
- * outside the span (the paper's Eq. 20) and, inside it, cancels the linear term the paper carries in
- * Eq. 21. So the step solves, over A = (a_k) for k ∈ L_j ∪ C,
+ * is unbiased for f/N of Eq. 5 when 1/β_k = P(k ∈ L_j ∪ C) = (1/J) Σ_j (1[k ∈ L_j] + 1[k ∉
+ * L_j]|C_j|/(K − |L_j|)).
+ *
+ * <p><b>The implicit step</b> minimises 2η f_{j,C} + ‖u − ũ‖² + ‖W − W̃‖². In u_i alone, with c =
+ * ηs, the minimiser is u_i = ũ_i − c + ω_i, ω_i = W0(c d_i e^{c − ũ_i}), and the minimum is (1 +
+ * ω_i)² up to a constant (the paper's Eq. 19). In W: with λ_k = ημβ_k and γ_k = 1/(1 + λ_k), write
+ * w̃_k = γ_k w̃_k^old + V a_k, V an orthonormal basis of span{x̃_i : i ∈ S_j} and x̃_i = V b_i.
+ * Then ‖w̃_k − w̃_k^old‖² + λ_k‖w̃_k‖² = (1 + λ_k)‖a_k‖² + const: the shrink γ_k is the exact
+ * minimiser outside the span (the paper's Eq. 20) and, inside it, cancels the linear term the paper
+ * carries in Eq. 21. So the step solves, over A = (a_k) for k ∈ L_j ∪ C,
+ *
  * <pre>  Φ(A) = Σ_{i∈S_j} (1 + W0(e^{ζ_i(A)}))² + Σ_k (1 + λ_k) ‖a_k‖²,
- *  ζ_i(A) = log c + c − ũ_i + log d_i(A),  z_ik(A) = γ_k x̃_i·w̃_k^old − γ_{y_i} x̃_i·w̃_{y_i}^old + b_i·(a_k − a_{y_i}),</pre>
- * strongly convex (log d_i is a log-sum-exp of affine functions and t ↦ (1 + W0(e^t))² is convex and
- * increasing). With ω_i = W0(e^{ζ_i}) and π_ik the softmax weights of the terms of d_i,
- * ∂Φ/∂ζ_i = 2ω_i, ∂²Φ/∂ζ_i² = 2ω_i/(1 + ω_i), ∇ζ_i = e_i ⊗ b_i with e_i = Σ_k π_ik(δ_k − δ_{y_i}), and
+ *  ζ_i(A) = log c + c − ũ_i + log d_i(A),  z_ik(A) = γ_k x̃_i·w̃_k^old − γ_{y_i} x̃_i·w̃_{y_i}^old + b_i·(a_k − a_{y_i}),
+ * </pre>
+ *
+ * strongly convex (log d_i is a log-sum-exp of affine functions and t ↦ (1 + W0(e^t))² is convex
+ * and increasing). With ω_i = W0(e^{ζ_i}) and π_ik the softmax weights of the terms of d_i, ∂Φ/∂ζ_i
+ * = 2ω_i, ∂²Φ/∂ζ_i² = 2ω_i/(1 + ω_i), ∇ζ_i = e_i ⊗ b_i with e_i = Σ_k π_ik(δ_k − δ_{y_i}), and
  * ∇²ζ_i = (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) ⊗ b_i b_iᵀ.
  *
- * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the
- * (|L_j| + |C|)·rank unknowns, Cholesky through the SPI, stopped when half the squared Newton
- * decrement, the predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ); that last
- * Newton step is still taken, which squares the error in A. Every
- * quantity is formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega
- * kernel), so no point overflows however large z − u is; that is the purpose of the paper's safe
- * starting point (App. F.3.5, the linear program 22), and here A = 0, the old weights after the
- * ridge shrink, is already safe: Φ(0) is finite and its gradient is linear, not exponential, in z − u.
+ * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the (|L_j| +
+ * |C|)·rank unknowns, Cholesky through the SPI, stopped when half the squared Newton decrement, the
+ * predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ); that last Newton step is
+ * still taken, which squares the error in A. Every quantity is formed in log space (log d_i by
+ * log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however large z
+ * − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear program
+ * 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is finite and
+ * its gradient is linear, not exponential, in z − u.
  *
- * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the Gram
- * matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i}, so a
- * move V a_k is the combination Σ_i (Tᵀ a_k)_i x̃_i of the batch's own rows, sparse when x is. A point
- * within 1e-10 (relative) of the span of the earlier ones adds no direction.
+ * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
+ * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
+ * so a move V a_k is the combination Σ_i (Tᵀ a_k)_i x̃_i of the batch's own rows, sparse when x is.
+ * A point within 1e-10 (relative) of the span of the earlier ones adds no direction.
  *
  * <p><b>Sparse update</b> (App. F.3.3): each extended row is kept as w̃_k = g_k r_k; the shrink
  * multiplies g_k, and the move adds (1/g_k) Σ_i (Tᵀ a_k)_i x̃_i to r_k, so a step touches only the
@@ -95,7 +101,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private int blockLength;
   private double rate;
 
-  MiniBatchImplicitTrainer(Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+  MiniBatchImplicitTrainer(
+      Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
     this.options = options;
@@ -143,7 +150,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
     this.position = batches;
   }
 
-  /** L_j, each point's slot in it, and the basis of batch j (T and B = T G, rank × |S_j| row-major). */
+  /**
+   * L_j, each point's slot in it, and the basis of batch j (T and B = T G, rank × |S_j| row-major).
+   */
   private void describeBatch(int j, float[] scratch) {
     int from = batchStart[j];
     int size = batchStart[j + 1] - from;
@@ -173,7 +182,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
       int rowB = batchPoints[from + b];
       data.features.scatterAxpy(kernels.vectorOps(), scratch, 1, rowB, only, 0, 1, plus, 0);
       for (int a = 0; a <= b; a++) {
-        data.features.gatherDot(kernels.vectorOps(), scratch, 1, batchPoints[from + a], only, 0, 1, dot, 0);
+        data.features.gatherDot(
+            kernels.vectorOps(), scratch, 1, batchPoints[from + a], only, 0, 1, dot, 0);
         gram[a * size + b] = dot[0] + 1;
         gram[b * size + a] = dot[0] + 1;
       }
@@ -237,7 +247,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
     }
   }
 
-  /** β_k = 1/P(k ∈ L_j ∪ C) for j uniform: (1/J)(Σ_j |C_j|/(K − |L_j|) + Σ_{j: k∈L_j} (1 − |C_j|/(K − |L_j|))). */
+  /**
+   * β_k = 1/P(k ∈ L_j ∪ C) for j uniform: (1/J)(Σ_j |C_j|/(K − |L_j|) + Σ_{j: k∈L_j} (1 − |C_j|/(K
+   * − |L_j|))).
+   */
   private double[] batchClassWeights(int m) {
     double shared = 0;
     double[] own = new double[data.classes];
@@ -282,7 +295,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
       newEpoch();
     }
     blockLength = Math.min(blockSize, batches - position);
-    SplittableRandom random = new SplittableRandom(options.seed() * 0xD1B54A32D192ED03L + iteration);
+    SplittableRandom random =
+        new SplittableRandom(options.seed() * 0xD1B54A32D192ED03L + iteration);
     int cursor = 0;
     int points = 0;
     for (int item = 0; item < blockLength; item++) {
@@ -298,7 +312,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
     }
     itemRowStart[blockLength] = cursor;
     position += blockLength;
-    double work = (double) options.batchPoints() * (options.batchPoints() + options.batchClasses()) * data.rowCost;
+    double work =
+        (double) options.batchPoints()
+            * (options.batchPoints() + options.batchClasses())
+            * data.rowCost;
     waves.run(blockLength, itemRows, itemRowStart, work, this::runSlice);
     double loss = 0;
     for (int item = 0; item < blockLength; item++) {
@@ -408,7 +425,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
       coef = new float[maxRows];
     }
 
-    /** Solves the implicit step of one block item, applies it, and returns Σ_i of the pre-step loss estimate. */
+    /**
+     * Solves the implicit step of one block item, applies it, and returns Σ_i of the pre-step loss
+     * estimate.
+     */
     double step(int item) {
       int j = itemBatch[item];
       int from = batchStart[j];
@@ -420,7 +440,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
       int[] slot = labelSlot[j];
       double c = rate * batches / data.rows;
       double logC = Math.log(c);
-      double logRho = itemClasses[item] == 0 ? 0 : Math.log((data.classes - labelled) / (double) itemClasses[item]);
+      double logRho =
+          itemClasses[item] == 0
+              ? 0
+              : Math.log((data.classes - labelled) / (double) itemClasses[item]);
       for (int t = 0; t < q; t++) {
         int k = itemRows[rowsFrom + t];
         lambda[t] = rate * options.ridge() * beta[k];
@@ -468,7 +491,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
           slope += gradient[p] * direction[p];
         }
         if (-slope / 2 <= options.innerTolerance() * Math.max(1, phi)) {
-          // Within tolerance in Φ; the full step left (quadratically convergent here) squares the error in A.
+          // Within tolerance in Φ; the full step left (quadratically convergent here) squares the
+          // error in A.
           for (int p = 0; p < unknowns; p++) {
             a[p] += direction[p];
           }
@@ -499,7 +523,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
       return lossSum;
     }
 
-    /** Φ(A); leaves ζ_i, ω_i and the term weights π_ik (per point, per row slot) for the derivatives. */
+    /**
+     * Φ(A); leaves ζ_i, ω_i and the term weights π_ik (per point, per row slot) for the
+     * derivatives.
+     */
     private double objective(double[] aa, int j, int size, int q, int r, double logC, double c) {
       double[] b = basisB[j];
       int[] slot = labelSlot[j];
@@ -544,7 +571,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
       return sum;
     }
 
-    /** The gradient and the lower triangle of the Hessian of Φ at the point of the last {@link #objective}. */
+    /**
+     * The gradient and the lower triangle of the Hessian of Φ at the point of the last {@link
+     * #objective}.
+     */
     private void assemble(int j, int size, int q, int r) {
       int unknowns = q * r;
       double[] b = basisB[j];
@@ -627,7 +657,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
           }
           coef[t] = (float) (sum / rowScale[itemRows[rowsFrom + t]]);
         }
-        data.move(kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
+        data.move(
+            kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
       }
     }
   }

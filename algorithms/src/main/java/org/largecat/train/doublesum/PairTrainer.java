@@ -20,26 +20,30 @@ import org.largecat.train.TrainingDivergedException;
  * initialised to log K (Algorithm 1, line 6; the weights start at 0).
  *
  * <p>With x̃ the datapoint extended by 1 and z = x̃·(w̃_k − w̃_y), the per-pair objective on the
- * mean scale (Eq. 6 without its factor N) is f_ik = u_i + e^{−u_i} + (K − 1) e^{z − u_i}
- * + (μ/2)(β_y‖w̃_y‖² + β_k‖w̃_k‖²), β_j = N(K − 1)/(n_j(K − 2) + N) the inverse probability that class j
- * is y_i or k (the text's Eq. 6 is garbled; this is its stated meaning, re-derived).
+ * mean scale (Eq. 6 without its factor N) is f_ik = u_i + e^{−u_i} + (K − 1) e^{z − u_i} +
+ * (μ/2)(β_y‖w̃_y‖² + β_k‖w̃_k‖²), β_j = N(K − 1)/(n_j(K − 2) + N) the inverse probability that
+ * class j is y_i or k (the text's Eq. 6 is garbled; this is its stated meaning, re-derived).
  *
- * <p>One {@link #step} runs a block of {@code blockSize} pairs, i from the epoch's permutation and k
- * uniform over the other classes, as if one after another ({@link ParallelWaves}); the learning
- * rate of W is η·decay^epoch (§4.1), that of u_i η·uDecay^epoch, by default η throughout
- * ({@link DoubleSumOptions#uEpochDecay} says why). SGD and U-max step u_i with its own rate; Implicit
- * SGD takes the joint step of App. F.1 at W's rate η_W and then, when u_i's rate η_u is larger, an
+ * <p>One {@link #step} runs a block of {@code blockSize} pairs, i from the epoch's permutation and
+ * k uniform over the other classes, as if one after another ({@link ParallelWaves}); the learning
+ * rate of W is η·decay^epoch (§4.1), that of u_i η·uDecay^epoch, by default η throughout ({@link
+ * DoubleSumOptions#uEpochDecay} says why). SGD and U-max step u_i with its own rate; Implicit SGD
+ * takes the joint step of App. F.1 at W's rate η_W and then, when u_i's rate η_u is larger, an
  * implicit step in u_i alone at the rate left, η_u − η_W, on the same pair at the new weights: the
- * minimiser over u of 2(η_u − η_W)(u + e^{−u} d) + (u − ũ)², d = 1 + (K − 1)e^{z − a}, which is
- * u = ũ − c + W0(c d e^{c − ũ}) with c = η_u − η_W (the u_i update of App. F.3 with one datapoint and
+ * minimiser over u of 2(η_u − η_W)(u + e^{−u} d) + (u − ũ)², d = 1 + (K − 1)e^{z − a}, which is u =
+ * ũ − c + W0(c d e^{c − ũ}) with c = η_u − η_W (the u_i update of App. F.3 with one datapoint and
  * one class; one incremental proximal step per term, Bertsekas 2011).
  *
  * <p>The ridge: SGD and U-max take its gradient μβ_j w̃_j explicitly; Implicit SGD solves the
- * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of
- * the ridge term alone (as App. F.3 does for the part of W outside the span of the x's).
+ * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the
+ * ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of the ridge term alone
+ * (as App. F.3 does for the part of W outside the span of the x's).
  */
 final class PairTrainer implements Trainer {
-  /** |z − u| beyond which e^{z − u} overflows a double (the public Python code's root bracket then overflows). */
+  /**
+   * |z − u| beyond which e^{z − u} overflows a double (the public Python code's root bracket then
+   * overflows).
+   */
   static final double OVERFLOW_EXPONENT = 700;
 
   private final AugmentedData data;
@@ -93,7 +97,10 @@ final class PairTrainer implements Trainer {
     this.position = data.rows;
   }
 
-  /** β_j = 1/P(j ∈ {y_i, k}) for i uniform and k uniform over the K − 1 classes other than y_i (Eq. 6). */
+  /**
+   * β_j = 1/P(j ∈ {y_i, k}) for i uniform and k uniform over the K − 1 classes other than y_i (Eq.
+   * 6).
+   */
   static double[] pairClassWeights(AugmentedData data) {
     int[] counts = data.classCounts();
     double[] beta = new double[data.classes];
@@ -110,7 +117,10 @@ final class PairTrainer implements Trainer {
     return (data.rows + blockSize - 1) / blockSize;
   }
 
-  /** Steps so far whose |z − u| exceeded {@value #OVERFLOW_EXPONENT} (Implicit SGD solves them anyway). */
+  /**
+   * Steps so far whose |z − u| exceeded {@value #OVERFLOW_EXPONENT} (Implicit SGD solves them
+   * anyway).
+   */
   long extremeSteps() {
     return extremeSteps.get();
   }
@@ -137,7 +147,8 @@ final class PairTrainer implements Trainer {
     }
     blockStart = position;
     blockLength = Math.min(blockSize, data.rows - position);
-    SplittableRandom random = new SplittableRandom(options.seed() * 0xD1B54A32D192ED03L + iteration);
+    SplittableRandom random =
+        new SplittableRandom(options.seed() * 0xD1B54A32D192ED03L + iteration);
     for (int j = 0; j < blockLength; j++) {
       int i = permutation[position + j];
       int y = data.labels[i];
@@ -200,15 +211,19 @@ final class PairTrainer implements Trainer {
       ws.z[s] = ws.scores[1] - ws.scores[0];
       ws.uOld[s] = u[i];
       ws.xNorm2[s] = data.squaredNorm[i];
-      pairLoss[j] = options.method() == Method.UMAX_RAMAN
-          ? ramanLoss(ws.scores[0], ws.scores[1], u[i]) : loss(ws.z[s], u[i]);
+      pairLoss[j] =
+          options.method() == Method.UMAX_RAMAN
+              ? ramanLoss(ws.scores[0], ws.scores[1], u[i])
+              : loss(ws.z[s], u[i]);
       if (!Double.isFinite(ws.z[s])) {
         throw diverged(j, "the score difference x·(w_k − w_y) is " + ws.z[s]);
       }
     }
     if (options.method() == Method.IMPLICIT_SGD) {
-      kernels.implicitUpdates().softmaxSingleClass(count, ws.z, 0, ws.uOld, 0, ws.xNorm2, 0, rate, 1, data.classes,
-          ws.uNew, 0, ws.a, 0);
+      kernels
+          .implicitUpdates()
+          .softmaxSingleClass(
+              count, ws.z, 0, ws.uOld, 0, ws.xNorm2, 0, rate, 1, data.classes, ws.uNew, 0, ws.a, 0);
       if (uRate > rate) {
         uAloneStep(ws, count);
       }
@@ -219,7 +234,10 @@ final class PairTrainer implements Trainer {
     }
   }
 
-  /** The implicit step in u_i alone at the rate u_i has beyond W's (see the class comment), for the slice's pairs. */
+  /**
+   * The implicit step in u_i alone at the rate u_i has beyond W's (see the class comment), for the
+   * slice's pairs.
+   */
   private void uAloneStep(Workspace ws, int count) {
     double c = uRate - rate;
     double logC = Math.log(c);
@@ -227,7 +245,9 @@ final class PairTrainer implements Trainer {
     for (int s = 0; s < count; s++) {
       ws.omega[s] = logC + Logistic.softplus(logOthers + ws.z[s] - ws.a[s]) + c - ws.uNew[s];
     }
-    kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, count, ws.omega, 0, ws.omega, 0);
+    kernels
+        .specialFunctions()
+        .apply(ElementwiseFunction.WRIGHT_OMEGA, count, ws.omega, 0, ws.omega, 0);
     for (int s = 0; s < count; s++) {
       ws.uNew[s] += ws.omega[s] - c;
     }
@@ -257,7 +277,8 @@ final class PairTrainer implements Trainer {
         implicit = true;
       }
       case UMAX_RAMAN -> {
-        // U-max on Eq. 8: f_ik = u − ψ_y + e^{ψ_y − u} + (K − 1) e^{ψ_k − u}; reset u to log(e^{ψ_y} + e^{ψ_k}).
+        // U-max on Eq. 8: f_ik = u − ψ_y + e^{ψ_y − u} + (K − 1) e^{ψ_k − u}; reset u to
+        // log(e^{ψ_y} + e^{ψ_k}).
         double psiY = ws.scores[0];
         double psiK = psiY + z;
         double floor = Math.max(psiY, psiK) + Math.log1p(Math.exp(-Math.abs(z)));
@@ -269,7 +290,8 @@ final class PairTrainer implements Trainer {
         uNew = clamp(uu - uRate * (1 - ey - ek), bounds.ramanLower(), bounds.ramanUpper());
       }
       default -> {
-        // Eq. 7 at u (U-max first raises u to log(1 + e^z) when it is δ below it, Algorithm 1 line 13).
+        // Eq. 7 at u (U-max first raises u to log(1 + e^z) when it is δ below it, Algorithm 1 line
+        // 13).
         double uu = uOld;
         if (options.method() == Method.UMAX) {
           double floor = Logistic.softplus(z);
@@ -284,8 +306,13 @@ final class PairTrainer implements Trainer {
           uNew = clamp(uNew, 0, bounds.uUpper());
         }
         if (!(Math.abs(move) * Math.sqrt(ws.xNorm2[s]) < 1e30) || !Double.isFinite(uNew)) {
-          throw diverged(j, "the gradient (K − 1)e^{z − u}·x has magnitude " + Math.abs(move / rate)
-              * Math.sqrt(ws.xNorm2[s]) + " (z − u = " + (z - uu) + ")");
+          throw diverged(
+              j,
+              "the gradient (K − 1)e^{z − u}·x has magnitude "
+                  + Math.abs(move / rate) * Math.sqrt(ws.xNorm2[s])
+                  + " (z − u = "
+                  + (z - uu)
+                  + ")");
         }
       }
     }
@@ -299,8 +326,8 @@ final class PairTrainer implements Trainer {
       data.scaleRow(kernels.vectorOps(), model, y, 1 / (1 + rate * options.ridge() * beta[y]));
       data.scaleRow(kernels.vectorOps(), model, k, 1 / (1 + rate * options.ridge() * beta[k]));
     }
-    if (Double.isFinite(bounds.weightNorm()) && (options.method() == Method.UMAX
-        || options.method() == Method.UMAX_RAMAN)) {
+    if (Double.isFinite(bounds.weightNorm())
+        && (options.method() == Method.UMAX || options.method() == Method.UMAX_RAMAN)) {
       project(y);
       project(k);
     }
@@ -314,7 +341,10 @@ final class PairTrainer implements Trainer {
     }
   }
 
-  /** f_ik − 1 without the ridge: u + e^{−u} + (K − 1)e^{z − u} − 1, an upper bound in expectation on −log p. */
+  /**
+   * f_ik − 1 without the ridge: u + e^{−u} + (K − 1)e^{z − u} − 1, an upper bound in expectation on
+   * −log p.
+   */
   private double loss(double z, double uu) {
     return uu + Math.expm1(-uu) + (data.classes - 1) * Math.exp(z - uu);
   }
@@ -330,10 +360,18 @@ final class PairTrainer implements Trainer {
 
   private TrainingDivergedException diverged(int j, String what) {
     long pair = epoch * data.rows + blockStart + j + 1;
-    return new TrainingDivergedException(String.format(
-        "%s overflowed at iteration %d (epoch %d, datapoint %d, class %d) with learning rate %g (initial %g): %s;"
-            + " the weights are left at their last finite values; use a smaller --learning-rate, or umax or isgd",
-        options.method().label(), pair, epoch + 1, pairPoint[j], pairRows[2 * j + 1], rate, options.learningRate(), what));
+    return new TrainingDivergedException(
+        String.format(
+            "%s overflowed at iteration %d (epoch %d, datapoint %d, class %d) with learning rate %g (initial %g): %s;"
+                + " the weights are left at their last finite values; use a smaller --learning-rate, or umax or isgd",
+            options.method().label(),
+            pair,
+            epoch + 1,
+            pairPoint[j],
+            pairRows[2 * j + 1],
+            rate,
+            options.learningRate(),
+            what));
   }
 
   @Override

@@ -13,8 +13,8 @@ import org.largecat.Parallel;
  * them one after another in block order, using all threads. Items are grouped into waves: an item's
  * wave is one more than the last wave of any earlier item that shares one of its rows, so the items
  * of a wave touch disjoint rows and every item runs after all earlier items it depends on. Each
- * wave is split into contiguous slices, one per thread (run inline when the wave is too small to pay
- * for the hand-off). The result does not depend on the thread count unless a slice's work does.
+ * wave is split into contiguous slices, one per thread (run inline when the wave is too small to
+ * pay for the hand-off). The result does not depend on the thread count unless a slice's work does.
  */
 final class ParallelWaves implements AutoCloseable {
   /** Work (in multiply-adds) below which a wave runs on the calling thread. */
@@ -38,11 +38,16 @@ final class ParallelWaves implements AutoCloseable {
     this.threads = threads;
     this.lastWave = new int[classes];
     this.lastStamp = new int[classes];
-    this.pool = threads > 1 ? Executors.newFixedThreadPool(threads, runnable -> {
-      Thread t = new Thread(runnable, "largecat-doublesum");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    this.pool =
+        threads > 1
+            ? Executors.newFixedThreadPool(
+                threads,
+                runnable -> {
+                  Thread t = new Thread(runnable, "largecat-doublesum");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
   }
 
   int threads() {
@@ -50,8 +55,8 @@ final class ParallelWaves implements AutoCloseable {
   }
 
   /**
-   * Runs {@code items} items, item j touching rows[rowStart[j] .. rowStart[j + 1]), each of
-   * {@code itemWork} multiply-adds.
+   * Runs {@code items} items, item j touching rows[rowStart[j] .. rowStart[j + 1]), each of {@code
+   * itemWork} multiply-adds.
    */
   void run(int items, int[] rows, int[] rowStart, double itemWork, Slice slice) {
     if (wave.length < items) {
@@ -107,10 +112,11 @@ final class ParallelWaves implements AutoCloseable {
       int thread = r;
       int lo = from + (int) ((long) (to - from) * r / threads);
       int hi = from + (int) ((long) (to - from) * (r + 1) / threads);
-      tasks.add(() -> {
-        slice.run(thread, order, lo, hi);
-        return null;
-      });
+      tasks.add(
+          () -> {
+            slice.run(thread, order, lo, hi);
+            return null;
+          });
     }
     Parallel.invokeAll(pool, tasks, "training");
   }

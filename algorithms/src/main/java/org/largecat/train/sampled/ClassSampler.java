@@ -14,14 +14,15 @@ import java.util.Arrays;
  *       dropped), conditioned on k ≠ y by redrawing y; w_j = (1 − q_y)/(|S| q_{k_j}), the
  *       importance weight of q restricted to k ≠ y. Draws use Vose's alias table, O(1) each.
  * </ul>
+ *
  * <p>Shared mode ({@link #sampleShared}, the shared-sampling issue): one set S for a whole
  * mini-batch, drawn from all K classes — uniformly without replacement with w = K/|S|, or |S| draws
- * from q with w_j = 1/(|S| q_{k_j}). For an example with label y the slots with k_j = y get
- * weight 0 ({@link #excludeLabel}). Unbiasedness, uniform: P(k ∈ S) = |S|/K for every k, so
- * E[Σ_{k∈S, k≠y} (K/|S|) f(k)] = Σ_{k≠y} (|S|/K)(K/|S|) f(k) = Σ_{k≠y} f(k). Frequency: each draw
- * has E[[k_j ≠ y] f(k_j)/(|S| q_{k_j})] = Σ_{k≠y} q_k f(k)/(|S| q_k) = Σ_{k≠y} f(k)/|S|, and there are
- * |S| draws. So every example's estimate stays unbiased (and each bound stays the same bound in
- * expectation), with |S| or |S| − 1 terms that count.
+ * from q with w_j = 1/(|S| q_{k_j}). For an example with label y the slots with k_j = y get weight
+ * 0 ({@link #excludeLabel}). Unbiasedness, uniform: P(k ∈ S) = |S|/K for every k, so E[Σ_{k∈S, k≠y}
+ * (K/|S|) f(k)] = Σ_{k≠y} (|S|/K)(K/|S|) f(k) = Σ_{k≠y} f(k). Frequency: each draw has E[[k_j ≠ y]
+ * f(k_j)/(|S| q_{k_j})] = Σ_{k≠y} q_k f(k)/(|S| q_k) = Σ_{k≠y} f(k)/|S|, and there are |S| draws.
+ * So every example's estimate stays unbiased (and each bound stays the same bound in expectation),
+ * with |S| or |S| − 1 terms that count.
  *
  * <p>One instance per thread; the alias table is shared read-only.
  */
@@ -34,7 +35,8 @@ final class ClassSampler {
   private final int[] mark;
   private int stamp;
 
-  private ClassSampler(int classes, int sampled, double[] probability, double[] aliasThreshold, int[] alias) {
+  private ClassSampler(
+      int classes, int sampled, double[] probability, double[] aliasThreshold, int[] alias) {
     this.classes = classes;
     this.sampled = sampled;
     this.probability = probability;
@@ -102,8 +104,12 @@ final class ClassSampler {
     return new ClassSampler(classes, sampled, probability, aliasThreshold, alias);
   }
 
-  /** Writes the classes at rows[base..base+|S|) and their weights and logs at weight[0..|S|), logWeight[0..|S|). */
-  void sample(int label, int[] rows, int base, double[] weight, double[] logWeight, CounterRandom random) {
+  /**
+   * Writes the classes at rows[base..base+|S|) and their weights and logs at weight[0..|S|),
+   * logWeight[0..|S|).
+   */
+  void sample(
+      int label, int[] rows, int base, double[] weight, double[] logWeight, CounterRandom random) {
     if (probability == null) {
       sampleUniform(label, rows, base, random);
       return;
@@ -120,7 +126,10 @@ final class ClassSampler {
     }
   }
 
-  /** Draws one shared set from all K classes into rows[base..base+|S|) with each draw's weight before exclusion. */
+  /**
+   * Draws one shared set from all K classes into rows[base..base+|S|) with each draw's weight
+   * before exclusion.
+   */
   void sampleShared(int[] rows, int base, double[] weight, CounterRandom random) {
     if (probability == null) {
       floyd(classes, -1, rows, base, random);
@@ -138,8 +147,15 @@ final class ClassSampler {
    * An example's weights over a shared set: the shared weight and its log, or 0 (log −∞) where the
    * class is its label.
    */
-  static void excludeLabel(int label, int[] rows, int base, double[] shared, double[] sharedLog, int count,
-      double[] weight, double[] logWeight) {
+  static void excludeLabel(
+      int label,
+      int[] rows,
+      int base,
+      double[] shared,
+      double[] sharedLog,
+      int count,
+      double[] weight,
+      double[] logWeight) {
     for (int j = 0; j < count; j++) {
       boolean own = rows[base + j] == label;
       weight[j] = own ? 0 : shared[j];
@@ -172,7 +188,10 @@ final class ClassSampler {
     floyd(classes - 1, label, rows, base, random);
   }
 
-  /** |S| distinct values of [0, range) by Floyd's algorithm, each v ≥ skip shifted up by one (skip < 0: none). */
+  /**
+   * |S| distinct values of [0, range) by Floyd's algorithm, each v ≥ skip shifted up by one (skip <
+   * 0: none).
+   */
   private void floyd(int range, int skip, int[] rows, int base, CounterRandom random) {
     if (++stamp == Integer.MAX_VALUE) {
       Arrays.fill(mark, 0);

@@ -11,7 +11,9 @@ final class CounterRandom implements RandomGenerator {
 
   /** Restarts the stream at a seed mixed from the three keys. */
   void reseed(long seed, long iteration, long example) {
-    state = mix(mix(seed ^ 0x9E3779B97F4A7C15L) ^ iteration * 0xBF58476D1CE4E5B9L) ^ example * 0x94D049BB133111EBL;
+    state =
+        mix(mix(seed ^ 0x9E3779B97F4A7C15L) ^ iteration * 0xBF58476D1CE4E5B9L)
+            ^ example * 0x94D049BB133111EBL;
   }
 
   @Override

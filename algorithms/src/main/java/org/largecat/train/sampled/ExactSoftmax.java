@@ -4,8 +4,9 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 
 /**
- * Exact softmax log-likelihood (A&R Eq. 1) as a "bound" over every class: L = ψ_y − log Σ_k e^{ψ_k},
- * ∂L/∂ψ_k = [k = y] − p_k. The trainer hands it all K − 1 other classes (weights 1, unused).
+ * Exact softmax log-likelihood (A&R Eq. 1) as a "bound" over every class: L = ψ_y − log Σ_k
+ * e^{ψ_k}, ∂L/∂ψ_k = [k = y] − p_k. The trainer hands it all K − 1 other classes (weights 1,
+ * unused).
  */
 final class ExactSoftmax extends SampledBound {
 

@@ -7,8 +7,8 @@ import org.largecat.kernel.Kernels;
  * Importance sampling (Bengio and Senécal 2008; the IS baseline of unbiased-scalable-softmax §4.1):
  * the sampled softmax with the log-Q correction, L̂ = ψ_y − log(e^{ψ_y} + Σ_j w_j e^{ψ_j}), each
  * sampled class's utility shifted by log w_j = −log(|S| q_j) so that Σ_j w_j e^{ψ_j} estimates the
- * normaliser's other terms. ∂L̂/∂ψ_y = 1 − π_y and ∂L̂/∂ψ_j = −π_j, with π the softmax over the
- * |S| + 1 shifted utilities. Biased: log of an unbiased estimate.
+ * normaliser's other terms. ∂L̂/∂ψ_y = 1 − π_y and ∂L̂/∂ψ_j = −π_j, with π the softmax over the |S|
+ * + 1 shifted utilities. Biased: log of an unbiased estimate.
  */
 final class ImportanceSampledSoftmax extends SampledBound {
 

@@ -2,8 +2,9 @@ package org.largecat.train.sampled;
 
 /**
  * The local step sizes of A&R §4, α = scale·(1 + v)^−0.9, where v counts the local steps example n
- * has had (see {@link SoftmaxAugmentReduce} on why v rather than the global iteration); α, log α and
- * log(1 − α) come from tables for the first visits, so the per-example step needs no pow or log1p.
+ * has had (see {@link SoftmaxAugmentReduce} on why v rather than the global iteration); α, log α
+ * and log(1 − α) come from tables for the first visits, so the per-example step needs no pow or
+ * log1p.
  */
 final class LocalStepSize {
   private static final int TABULATED = 4096;

@@ -1,28 +1,28 @@
 package org.largecat.train.sampled;
 
-import org.largecat.kernel.Kernels;
 import org.largecat.eval.NoiseDistribution;
+import org.largecat.kernel.Kernels;
 import org.largecat.kernel.SpecialFunctions;
 import org.largecat.model.Link;
 import org.largecat.special.Logistic;
 
 /**
- * Multinomial probit and logistic A&R (Algorithm 2). Each example keeps q(ε_n) with location μ_n and
- * scale softplus(γ_n) (§4): Gaussian for probit, logistic for the multinomial logistic. Eq. 7's bound
- * is L = E_q[log f(ε) + Σ_{k≠y} log F(ε + ψ_y − ψ_k)] + H[q].
+ * Multinomial probit and logistic A&R (Algorithm 2). Each example keeps q(ε_n) with location μ_n
+ * and scale softplus(γ_n) (§4): Gaussian for probit, logistic for the multinomial logistic. Eq. 7's
+ * bound is L = E_q[log f(ε) + Σ_{k≠y} log F(ε + ψ_y − ψ_k)] + H[q].
  *
  * <p>Local step: one draw ε = μ + σu, u from the standard noise, and the reparameterisation
- * gradient of Eq. 9 with the sampled log-joint estimate:
- * ∂/∂ε = (log f)'(ε) + Σ_S w_j h(ε + ψ_y − ψ_k), h = f/F, w_j = (K−1)/|S| for uniform S; ∂/∂μ = ∂/∂ε,
- * ∂/∂σ = u·∂/∂ε + 1/σ (∇H = 1/σ for both families), ∂/∂γ = σ'(γ)·∂/∂σ, taken with
- * α = 0.01(1 + v)^−0.9, v the visits to example n so far (see {@link SoftmaxAugmentReduce} on why
- * v and not the global t). Global step: a fresh ε from the updated q, and
- * ∂/∂ψ_k = −w_j·h(ε + ψ_y − ψ_k) for sampled k, minus their sum for y.
- * The returned bound estimate uses the local step's draw. Everything goes through log F and h,
- * which the kernels give accurately in both tails, so no term overflows.
+ * gradient of Eq. 9 with the sampled log-joint estimate: ∂/∂ε = (log f)'(ε) + Σ_S w_j h(ε + ψ_y −
+ * ψ_k), h = f/F, w_j = (K−1)/|S| for uniform S; ∂/∂μ = ∂/∂ε, ∂/∂σ = u·∂/∂ε + 1/σ (∇H = 1/σ for both
+ * families), ∂/∂γ = σ'(γ)·∂/∂σ, taken with α = 0.01(1 + v)^−0.9, v the visits to example n so far
+ * (see {@link SoftmaxAugmentReduce} on why v and not the global t). Global step: a fresh ε from the
+ * updated q, and ∂/∂ψ_k = −w_j·h(ε + ψ_y − ψ_k) for sampled k, minus their sum for y. The returned
+ * bound estimate uses the local step's draw. Everything goes through log F and h, which the kernels
+ * give accurately in both tails, so no term overflows.
  */
 final class NoiseAugmentReduce extends SampledBound {
   private static final double HALF_LOG_TWO_PI = 0.5 * Math.log(2 * Math.PI);
+
   /** softplus⁻¹(1): every q starts with unit scale. */
   private static final double UNIT_SCALE_GAMMA = Math.log(Math.E - 1);
 

@@ -8,12 +8,14 @@ import org.largecat.kernel.Kernels;
  * Noise-contrastive estimation (Mnih and Teh 2012; the NCE baseline of unbiased-scalable-softmax
  * §4.1) with the utilities ψ as self-normalised log-probabilities: logistic regression of the true
  * class against |S| noise draws,
+ *
  * <pre>  L̂ = log σ(ψ_y − log(|S| q_y)) + Σ_j log σ(−(ψ_j − log(|S| q_j))).</pre>
- * The noise probability of a sampled class comes from its weight, |S| q_j = 1/w_j ({@link ClassSampler}:
- * w_j = 1/(|S| q_j) with q the sampling distribution over the classes other than y); that of the
- * true class, which the sampler never draws, is |S| q_y with q_y = 1/(K − 1) for uniform sampling and
- * q_y ∝ (n_y + 1)^p renormalised over the other classes for frequency sampling. ∂L̂/∂ψ_y = σ(−Δ_y),
- * ∂L̂/∂ψ_j = −σ(Δ_j), Δ = ψ − log(|S| q).
+ *
+ * The noise probability of a sampled class comes from its weight, |S| q_j = 1/w_j ({@link
+ * ClassSampler}: w_j = 1/(|S| q_j) with q the sampling distribution over the classes other than y);
+ * that of the true class, which the sampler never draws, is |S| q_y with q_y = 1/(K − 1) for
+ * uniform sampling and q_y ∝ (n_y + 1)^p renormalised over the other classes for frequency
+ * sampling. ∂L̂/∂ψ_y = σ(−Δ_y), ∂L̂/∂ψ_j = −σ(Δ_j), Δ = ψ − log(|S| q).
  */
 final class NoiseContrastiveEstimation extends SampledBound {
   /** log(|S| q_y) of each example's true class y. */
@@ -51,7 +53,9 @@ final class NoiseContrastiveEstimation extends SampledBound {
       for (int j = 0; j <= s; j++) {
         slope[j] = -margin[j];
       }
-      kernels.specialFunctions().apply(ElementwiseFunction.LOG_SIGMOID, s + 1, margin, 0, margin, 0);
+      kernels
+          .specialFunctions()
+          .apply(ElementwiseFunction.LOG_SIGMOID, s + 1, margin, 0, margin, 0);
       kernels.specialFunctions().apply(ElementwiseFunction.LOG_SIGMOID, s + 1, slope, 0, slope, 0);
       kernels.specialFunctions().apply(ElementwiseFunction.EXP, s + 1, slope, 0, slope, 0);
       double objective = 0;

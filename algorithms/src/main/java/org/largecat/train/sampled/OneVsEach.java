@@ -4,8 +4,8 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 
 /**
- * The one-vs-each bound on the softmax (A&R Eq. 10): L = Σ_{k≠y} log σ(ψ_y − ψ_k), estimated as
- * Σ_S w_j log σ(ψ_y − ψ_k); ∂L/∂ψ_k = −w_j·σ(ψ_k − ψ_y). No local parameters.
+ * The one-vs-each bound on the softmax (A&R Eq. 10): L = Σ_{k≠y} log σ(ψ_y − ψ_k), estimated as Σ_S
+ * w_j log σ(ψ_y − ψ_k); ∂L/∂ψ_k = −w_j·σ(ψ_k − ψ_y). No local parameters.
  */
 final class OneVsEach extends SampledBound {
 

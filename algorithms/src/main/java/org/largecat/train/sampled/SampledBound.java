@@ -10,7 +10,9 @@ import org.largecat.kernel.Kernels;
  */
 abstract class SampledBound {
 
-  /** Returns an evaluator for one thread, with scratch space for {@code slots} = |S| + 1 utilities. */
+  /**
+   * Returns an evaluator for one thread, with scratch space for {@code slots} = |S| + 1 utilities.
+   */
   abstract Worker worker(Kernels kernels, int slots);
 
   /** Evaluates the bound of one example at a time; not thread-safe, allocation-free. */
@@ -26,7 +28,13 @@ abstract class SampledBound {
      * @param coef receives ∂L̂/∂ψ for each of the s + 1 slots
      * @return the estimate L̂ of the example's bound
      */
-    double step(int n, double[] scores, int s, double[] weight, double[] logWeight, float[] coef,
+    double step(
+        int n,
+        double[] scores,
+        int s,
+        double[] weight,
+        double[] logWeight,
+        float[] coef,
         CounterRandom random);
   }
 }

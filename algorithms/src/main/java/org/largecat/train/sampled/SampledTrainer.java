@@ -15,34 +15,34 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
-import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Sampling;
+import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
 
 /**
- * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2, and
- * the OVE and exact baselines with the same machinery).
+ * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2,
+ * and the OVE and exact baselines with the same machinery).
  *
  * <p>Each iteration takes the next mini-batch of an epoch's permutation (the last batch of an epoch
  * may be smaller, so a batch never holds an example twice), and for each example samples |S| of the
  * K − 1 other classes with {@link ClassSampler} — or, in {@link Sampling#SHARED} mode, one set for
- * the whole batch, each example giving weight 0 to its own label. Phase one, split across threads by example:
- * one gather-dot of the |S| + 1 weight rows against x_n, and the bound's local step and coefficients
- * (shared mode with dense x: one gemm per thread chunk for the scores of the shared rows, one for
- * their gradient). The batch's (example, class) slots are then bucketed by class. Phase two, split
- * across threads by touched class: a class's gradient row is summed in a D-long buffer by one
- * gather-axpy of its slots' x_n, and applied at once, for the whole row or for every touched (row, feature) pair when x
- * is sparse and D large, by the {@link StepSizeSchedule}: plain SGD, or the
- * adaptive step, whose s is decayed lazily for the iterations in which the coordinate had no
- * gradient, which gives exactly the dense schedule. Summing by class keeps the gradient out of a
- * K x D buffer: each weight row and its s are read and written once an iteration, and x_n comes from
- * the cache. With a Gaussian prior (MAP) the prior's gradient
- * −w/σ² (on the objective's scale) is added when a coordinate is updated: exact for rows touched
- * every iteration (dense x, most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed by (seed,
- * iteration, example), and every gradient is summed in a fixed order (a class's label slots, then its
- * sampled ones, each in batch order), so a run is reproducible for a seed, whatever the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
+ * the whole batch, each example giving weight 0 to its own label. Phase one, split across threads
+ * by example: one gather-dot of the |S| + 1 weight rows against x_n, and the bound's local step and
+ * coefficients (shared mode with dense x: one gemm per thread chunk for the scores of the shared
+ * rows, one for their gradient). The batch's (example, class) slots are then bucketed by class.
+ * Phase two, split across threads by touched class: a class's gradient row is summed in a D-long
+ * buffer by one gather-axpy of its slots' x_n, and applied at once, for the whole row or for every
+ * touched (row, feature) pair when x is sparse and D large, by the {@link StepSizeSchedule}: plain
+ * SGD, or the adaptive step, whose s is decayed lazily for the iterations in which the coordinate
+ * had no gradient, which gives exactly the dense schedule. Summing by class keeps the gradient out
+ * of a K x D buffer: each weight row and its s are read and written once an iteration, and x_n
+ * comes from the cache. With a Gaussian prior (MAP) the prior's gradient −w/σ² (on the objective's
+ * scale) is added when a coordinate is updated: exact for rows touched every iteration (dense x,
+ * most rows), a lazy approximation for coordinates left idle. Random draws come from a stream keyed
+ * by (seed, iteration, example), and every gradient is summed in a fixed order (a class's label
+ * slots, then its sampled ones, each in batch order), so a run is reproducible for a seed, whatever
+ * the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
  */
 public final class SampledTrainer implements Trainer {
   private final Dataset data;
@@ -56,8 +56,12 @@ public final class SampledTrainer implements Trainer {
   private final int slots;
   private final ClassSampler classSampler;
   private final SparseFeatures sparse;
-  /** Shared mode: this iteration's classes, their weights before exclusion, and their weight rows. */
+
+  /**
+   * Shared mode: this iteration's classes, their weights before exclusion, and their weight rows.
+   */
   private final int[] sharedRows;
+
   private final double[] sharedWeight;
   private final double[] sharedLogWeight;
   private final float[] sharedWeights;
@@ -66,18 +70,21 @@ public final class SampledTrainer implements Trainer {
 
   /**
    * Each slot's coefficient, and the slots bucketed by class: the entries [touchedStart[t],
-   * touchedStart[t + 1]) are class touched[t]'s, each with its coefficient and its example, or −1 − j
-   * for shared class j when a gemm gives that gradient.
+   * touchedStart[t + 1]) are class touched[t]'s, each with its coefficient and its example, or −1 −
+   * j for shared class j when a gemm gives that gradient.
    */
   private final float[] batchCoef;
+
   private final int[] slotCount;
   private final int[] touched;
   private int touchedCount;
   private final int[] touchedStart;
   private final int[] bucketExample;
   private final float[] bucketCoef;
+
   /** Per thread: the gradient row of the class being updated, and copies of its weights and s. */
   private final RowBuffers[] rowBuffers;
+
   private final float[] squares;
   private final double[] biasSquares;
   private final int[] rowLast;
@@ -101,20 +108,32 @@ public final class SampledTrainer implements Trainer {
   private double lastBound = Double.NaN;
 
   /**
-   * Prepares to train {@code model} in place on {@code data}; the model's link must be the method's.
-   * Call {@link #initialise} first for the paper's random start.
+   * Prepares to train {@code model} in place on {@code data}; the model's link must be the
+   * method's. Call {@link #initialise} first for the paper's random start.
    */
   public SampledTrainer(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
     if (model.link() != options.method().link()) {
-      throw new IllegalArgumentException(options.method().label() + " fits a " + options.method().link()
-          + " model, not " + model.link());
+      throw new IllegalArgumentException(
+          options.method().label()
+              + " fits a "
+              + options.method().link()
+              + " model, not "
+              + model.link());
     }
     if (model.classes() != data.classes() || model.columns() != data.columns()) {
-      throw new IllegalArgumentException("model is K = " + model.classes() + ", D = " + model.columns()
-          + " but the data are K = " + data.classes() + ", D = " + data.columns());
+      throw new IllegalArgumentException(
+          "model is K = "
+              + model.classes()
+              + ", D = "
+              + model.columns()
+              + " but the data are K = "
+              + data.classes()
+              + ", D = "
+              + data.columns());
     }
     if (data.classes() < 2) {
-      throw new IllegalArgumentException("training needs at least 2 classes, the data have " + data.classes());
+      throw new IllegalArgumentException(
+          "training needs at least 2 classes, the data have " + data.classes());
     }
     this.data = data;
     this.model = model;
@@ -122,28 +141,42 @@ public final class SampledTrainer implements Trainer {
     this.kernels = kernels;
     this.classes = data.classes();
     this.columns = data.columns();
-    this.sampled = options.method() == Method.EXACT_SOFTMAX ? classes - 1 : Math.min(options.sampled(), classes - 1);
+    this.sampled =
+        options.method() == Method.EXACT_SOFTMAX
+            ? classes - 1
+            : Math.min(options.sampled(), classes - 1);
     this.slots = sampled + 1;
-    this.classSampler = options.samplingPower() > 0 && sampled < classes - 1
-        ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
-        : ClassSampler.uniform(classes, sampled);
-    this.bound = switch (options.method()) {
-      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
-      case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
-      case OVE -> new OneVsEach();
-      case NCE -> new NoiseContrastiveEstimation(data,
-          options.samplingPower() > 0 && sampled < classes - 1 ? options.samplingPower() : 0, sampled);
-      case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
-      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
-          throw new IllegalArgumentException(options.method().label() + " is a double-sum method, see Trainers");
-      case EXACT_SOFTMAX -> new ExactSoftmax();
-    };
+    this.classSampler =
+        options.samplingPower() > 0 && sampled < classes - 1
+            ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
+            : ClassSampler.uniform(classes, sampled);
+    this.bound =
+        switch (options.method()) {
+          case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
+          case AR_PROBIT, AR_LOGISTIC ->
+              new NoiseAugmentReduce(options.method().link(), data.rows());
+          case OVE -> new OneVsEach();
+          case NCE ->
+              new NoiseContrastiveEstimation(
+                  data,
+                  options.samplingPower() > 0 && sampled < classes - 1
+                      ? options.samplingPower()
+                      : 0,
+                  sampled);
+          case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
+          case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+              throw new IllegalArgumentException(
+                  options.method().label() + " is a double-sum method, see Trainers");
+          case EXACT_SOFTMAX -> new ExactSoftmax();
+        };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
-    boolean shared = options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
+    boolean shared =
+        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
     sharedRows = shared ? new int[sampled] : null;
     sharedWeight = shared ? new double[sampled] : null;
     sharedLogWeight = shared ? new double[sampled] : null;
-    sharedWeights = shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
+    sharedWeights =
+        shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
     sharedSampler = shared ? classSampler.copy() : null;
     int threads = threadsWorthStarting(data, options, slots);
     int cells = Math.multiplyExact(classes, columns);
@@ -173,24 +206,33 @@ public final class SampledTrainer implements Trainer {
     for (int r = 0; r < threads; r++) {
       workers[r] = new ExampleWorker(r, (batchExamples.length + threads - 1) / threads);
       int thread = r;
-      examplePhase.add(() -> {
-        workers[thread].run();
-        return null;
-      });
-      updatePhase.add(() -> {
-        update(thread);
-        return null;
-      });
+      examplePhase.add(
+          () -> {
+            workers[thread].run();
+            return null;
+          });
+      updatePhase.add(
+          () -> {
+            update(thread);
+            return null;
+          });
     }
-    pool = threads > 1 ? Executors.newFixedThreadPool(threads, runnable -> {
-      Thread t = new Thread(runnable, "largecat-train");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    pool =
+        threads > 1
+            ? Executors.newFixedThreadPool(
+                threads,
+                runnable -> {
+                  Thread t = new Thread(runnable, "largecat-train");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
     newEpoch();
   }
 
-  /** Draws the initial weights N(0, weightScale²) and biases N(0, biasScale²) from the seed (§4). */
+  /**
+   * Draws the initial weights N(0, weightScale²) and biases N(0, biasScale²) from the seed (§4).
+   */
   public static void initialise(LinearModel model, TrainingOptions options) {
     SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
     float[] w = model.weights();
@@ -249,7 +291,8 @@ public final class SampledTrainer implements Trainer {
     touchedCount = 0;
     for (int i = 0; i < end; i++) {
       int k = batchRows[i];
-      touched[touchedCount] = k; // kept when k is new: without a branch, which would be mispredicted often
+      touched[touchedCount] =
+          k; // kept when k is new: without a branch, which would be mispredicted often
       touchedCount += slotCount[k]++ == 0 ? 1 : 0;
     }
     int start = 0;
@@ -260,7 +303,8 @@ public final class SampledTrainer implements Trainer {
       slotCount[k] = touchedStart[t];
     }
     touchedStart[touchedCount] = start;
-    // The label slots first, so that with the shared gemm a class's examples come before its -1 - j.
+    // The label slots first, so that with the shared gemm a class's examples come before its -1 -
+    // j.
     boolean sharedGemm = workers[0].sharedGradient != null;
     for (int b = 0; b < batchSize; b++) {
       bucket(b * slots, batchExamples[b]);
@@ -289,7 +333,8 @@ public final class SampledTrainer implements Trainer {
     }
     if (sharedWeights != null) {
       for (int j = 0; j < sampled; j++) {
-        System.arraycopy(model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
+        System.arraycopy(
+            model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
       }
     }
   }
@@ -335,8 +380,13 @@ public final class SampledTrainer implements Trainer {
     private final ClassSampler sampler = classSampler.copy();
     private final double[] weight = new double[sampled];
     private final double[] logWeight = new double[sampled];
-    /** Shared mode, dense x: the chunk's rows of x, its scores against W_S and their coefficients, and C^T X. */
+
+    /**
+     * Shared mode, dense x: the chunk's rows of x, its scores against W_S and their coefficients,
+     * and C^T X.
+     */
     private final float[] examples;
+
     private final float[] sharedScores;
     private final float[] sharedCoef;
     private final float[] sharedGradient;
@@ -375,7 +425,8 @@ public final class SampledTrainer implements Trainer {
           sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
         } else {
           System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
-          ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+          ClassSampler.excludeLabel(
+              label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
         }
         x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
         for (int j = 0; j < slots; j++) {
@@ -387,9 +438,9 @@ public final class SampledTrainer implements Trainer {
     }
 
     /**
-     * Shared mode with dense x: the chunk's scores against the shared rows are one gemm,
-     * X_chunk · W_Sᵀ, and their gradient another, Cᵀ · X_chunk, which phase two adds to the rows
-     * of S; the labels' rows take their own dot here and their axpy there.
+     * Shared mode with dense x: the chunk's scores against the shared rows are one gemm, X_chunk ·
+     * W_Sᵀ, and their gradient another, Cᵀ · X_chunk, which phase two adds to the rows of S; the
+     * labels' rows take their own dot here and their axpy there.
      */
     private void runSharedDense(int from, int to) {
       int count = to - from;
@@ -403,8 +454,25 @@ public final class SampledTrainer implements Trainer {
       for (int i = from; i < to; i++) {
         System.arraycopy(x, batchExamples[i] * columns, examples, (i - from) * columns, columns);
       }
-      kernels.matrixOps().gemm(false, true, count, sampled, columns, 1f, examples, 0, columns,
-          sharedWeights, 0, columns, 0f, sharedScores, 0, sampled);
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              true,
+              count,
+              sampled,
+              columns,
+              1f,
+              examples,
+              0,
+              columns,
+              sharedWeights,
+              0,
+              columns,
+              0f,
+              sharedScores,
+              0,
+              sampled);
       for (int i = from; i < to; i++) {
         int n = batchExamples[i];
         int base = i * slots;
@@ -413,7 +481,8 @@ public final class SampledTrainer implements Trainer {
         random.reseed(options.seed(), iteration, n);
         batchRows[base] = label;
         System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
-        ClassSampler.excludeLabel(label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+        ClassSampler.excludeLabel(
+            label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
         scores[0] = kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
         for (int j = 0; j < sampled; j++) {
           scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
@@ -422,8 +491,25 @@ public final class SampledTrainer implements Trainer {
         System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
         System.arraycopy(coef, 0, batchCoef, base, slots);
       }
-      kernels.matrixOps().gemm(true, false, sampled, columns, count, 1f, sharedCoef, 0, sampled,
-          examples, 0, columns, 0f, sharedGradient, 0, columns);
+      kernels
+          .matrixOps()
+          .gemm(
+              true,
+              false,
+              sampled,
+              columns,
+              count,
+              1f,
+              sharedCoef,
+              0,
+              sampled,
+              examples,
+              0,
+              columns,
+              0f,
+              sharedGradient,
+              0,
+              columns);
     }
   }
 
@@ -444,7 +530,10 @@ public final class SampledTrainer implements Trainer {
         scale = (float) (1.0 / batchSize);
       }
     }
-    float precision = options.priorVariance() == 0 ? 0 : (float) (scale * batchSize / data.rows() / options.priorVariance());
+    float precision =
+        options.priorVariance() == 0
+            ? 0
+            : (float) (scale * batchSize / data.rows() / options.priorVariance());
     RowBuffers row = rowBuffers[thread];
     float[] g = row.gradient;
     for (int t = lo; t < hi; t++) {
@@ -478,7 +567,9 @@ public final class SampledTrainer implements Trainer {
     while (examples > from && bucketExample[examples - 1] < 0) {
       examples--;
     }
-    data.features().gatherAxpy(kernels.vectorOps(), bucketExample, from, examples - from, bucketCoef, from, g, 0);
+    data.features()
+        .gatherAxpy(
+            kernels.vectorOps(), bucketExample, from, examples - from, bucketCoef, from, g, 0);
     if (examples < touchedStart[t + 1]) {
       int sharedSlot = -1 - bucketExample[examples];
       for (ExampleWorker worker : workers) {
@@ -493,8 +584,10 @@ public final class SampledTrainer implements Trainer {
    * costs more than it saves.
    */
   private static int threadsWorthStarting(Dataset data, TrainingOptions options, int slots) {
-    double perRow = data.features() instanceof SparseFeatures s && data.rows() > 0
-        ? s.storedValues() / (double) data.rows() : data.columns();
+    double perRow =
+        data.features() instanceof SparseFeatures s && data.rows() > 0
+            ? s.storedValues() / (double) data.rows()
+            : data.columns();
     double work = (double) Math.min(options.batch(), data.rows()) * slots * Math.max(1, perRow);
     return (int) Math.max(1, Math.min(options.threads(), work / WORK_PER_THREAD));
   }
@@ -502,8 +595,8 @@ public final class SampledTrainer implements Trainer {
   /**
    * Whether phase two visits the touched (row, feature) pairs one by one rather than whole rows:
    * for sparse x when the rows a batch can touch, times D, exceed four times the pairs it touches
-   * (both are exact, since an untouched coordinate only has its s decayed, which the lazy rule
-   * does later; whole rows run as vector loops).
+   * (both are exact, since an untouched coordinate only has its s decayed, which the lazy rule does
+   * later; whole rows run as vector loops).
    */
   private static boolean updatesByCoordinate(Dataset data, TrainingOptions options, int sampled) {
     if (!(data.features() instanceof SparseFeatures s) || data.rows() == 0) {
@@ -514,16 +607,19 @@ public final class SampledTrainer implements Trainer {
     return (double) Math.min(data.classes(), batchSlots) * data.columns() > 4 * pairs;
   }
 
-  /** A thread's row of gradient, and the copies of a weight row and its s that phase two updates. */
+  /**
+   * A thread's row of gradient, and the copies of a weight row and its s that phase two updates.
+   */
   private record RowBuffers(float[] gradient, float[] weights, float[] squares) {}
 
   /**
-   * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it. The
-   * loops are flat float loops over arrays that share one index, which is what the compiler needs
-   * to vectorise them (it cannot rule out that g and w, with different offsets, are one array, and
-   * leaves the loop scalar), hence the copies of the row to and from the buffers.
+   * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it.
+   * The loops are flat float loops over arrays that share one index, which is what the compiler
+   * needs to vectorise them (it cannot rule out that g and w, with different offsets, are one
+   * array, and leaves the loop scalar), hence the copies of the row to and from the buffers.
    */
-  private void updateRow(int k, RowBuffers row, int last, float rate, float scale, float precision) {
+  private void updateRow(
+      int k, RowBuffers row, int last, float rate, float scale, float precision) {
     float[] g = row.gradient;
     float[] w = row.weights;
     int base = k * columns;
@@ -554,7 +650,8 @@ public final class SampledTrainer implements Trainer {
    * Sparse x, large D: applies g at the features of touched class t's examples only, each (row,
    * feature) pair once, with its own last update, and clears g there.
    */
-  private void updateTouchedCoordinates(int k, int t, float[] g, float rate, float scale, float precision) {
+  private void updateTouchedCoordinates(
+      int k, int t, float[] g, float rate, float scale, float precision) {
     float[] w = model.weights();
     for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
       int n = bucketExample[e];
@@ -579,7 +676,8 @@ public final class SampledTrainer implements Trainer {
     }
   }
 
-  private void updateBias(int k, double gradient, int last, double rate, double scale, double precision) {
+  private void updateBias(
+      int k, double gradient, int last, double rate, double scale, double precision) {
     double g = gradient * scale - precision * model.biases()[k];
     if (squares == null) {
       model.biases()[k] += rate * g;
@@ -595,7 +693,10 @@ public final class SampledTrainer implements Trainer {
     return last == 0 ? 1 : smoothing;
   }
 
-  /** The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations folded in. */
+  /**
+   * The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations
+   * folded in.
+   */
   private double keptWeight(int last) {
     if (last == 0) {
       return 0;

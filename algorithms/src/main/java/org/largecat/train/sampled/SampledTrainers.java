@@ -18,7 +18,8 @@ public final class SampledTrainers implements TrainerProvider {
   /** The A&R random start ({@link SampledTrainer#initialise}). */
   @Override
   public LinearModel initialModel(Dataset train, TrainingOptions options) {
-    LinearModel model = LinearModel.zeros(options.method().link(), train.classes(), train.columns());
+    LinearModel model =
+        LinearModel.zeros(options.method().link(), train.classes(), train.columns());
     SampledTrainer.initialise(model, options);
     return model;
   }

@@ -86,7 +86,10 @@ class DoubleSumGradientTest {
       double psiY = score(theta, i, y);
       return u - psiY + Math.exp(psiY - u) + (K - 1) * Math.exp(score(theta, i, k) - u) + ridge;
     }
-    return u + Math.exp(-u) + (K - 1) * Math.exp(score(theta, i, k) - score(theta, i, y) - u) + ridge;
+    return u
+        + Math.exp(-u)
+        + (K - 1) * Math.exp(score(theta, i, k) - score(theta, i, y) - u)
+        + ridge;
   }
 
   /** f(u, W)/N of Eq. 5: (1/N) Σ_i (u_i + e^{−u_i} Σ_k ... ) + (μ/2)‖W̃‖². */
@@ -127,11 +130,15 @@ class DoubleSumGradientTest {
     return g;
   }
 
-  /** One step of one pair: returns (θ_before − θ_after)/η, and the pair's i and k in {@code pair}. */
+  /**
+   * One step of one pair: returns (θ_before − θ_after)/η, and the pair's i and k in {@code pair}.
+   */
   private static double[] oneStep(Method method, long seed, double[] before, int[] pair) {
     LinearModel model = startingModel();
-    // δ huge: no U-max reset, so the step is plain SGD on the formulation; μ > 0, so B_W is finite but far.
-    DoubleSumOptions options = new DoubleSumOptions(method, RATE, 0.9, 1, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
+    // δ huge: no U-max reset, so the step is plain SGD on the formulation; μ > 0, so B_W is finite
+    // but far.
+    DoubleSumOptions options =
+        new DoubleSumOptions(method, RATE, 0.9, 1, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
     try (PairTrainer trainer = new PairTrainer(DATA, model, options, KERNELS)) {
       double[] start = parameters(trainer.u(), model);
       System.arraycopy(start, 0, before, 0, start.length);
@@ -159,11 +166,23 @@ class DoubleSumGradientTest {
       double[] before = new double[DATA.rows() + K * (D + 1)];
       int[] pair = new int[2];
       double[] descent = oneStep(method, seed, before, pair);
-      double[] numeric = numericGradient(theta -> pairObjective(theta, pair[0], pair[1], raman), before);
+      double[] numeric =
+          numericGradient(theta -> pairObjective(theta, pair[0], pair[1], raman), before);
       for (int p = 0; p < numeric.length; p++) {
         // The step is exactly −η∇f_ik; what is left is float rounding of the weights (≈ 1e-7/η).
-        assertEquals(numeric[p], descent[p], 2e-4 * Math.max(1, Math.abs(numeric[p])),
-            method.label() + " seed " + seed + " (i = " + pair[0] + ", k = " + pair[1] + "), parameter " + p);
+        assertEquals(
+            numeric[p],
+            descent[p],
+            2e-4 * Math.max(1, Math.abs(numeric[p])),
+            method.label()
+                + " seed "
+                + seed
+                + " (i = "
+                + pair[0]
+                + ", k = "
+                + pair[1]
+                + "), parameter "
+                + p);
       }
     }
   }
@@ -195,9 +214,18 @@ class DoubleSumGradientTest {
     double[] full = numericGradient(DoubleSumGradientTest::fullObjective, before);
     for (int p = 0; p < full.length; p++) {
       double mean = sum[p] / samples;
-      double standardError = Math.sqrt(Math.max(0, sumSquares[p] / samples - mean * mean) / samples);
-      assertTrue(Math.abs(mean - full[p]) <= 4.5 * standardError + 1e-6,
-          "parameter " + p + ": mean stochastic gradient " + mean + ", full gradient " + full[p] + ", MC error " + standardError);
+      double standardError =
+          Math.sqrt(Math.max(0, sumSquares[p] / samples - mean * mean) / samples);
+      assertTrue(
+          Math.abs(mean - full[p]) <= 4.5 * standardError + 1e-6,
+          "parameter "
+              + p
+              + ": mean stochastic gradient "
+              + mean
+              + ", full gradient "
+              + full[p]
+              + ", MC error "
+              + standardError);
     }
   }
 }

@@ -33,13 +33,14 @@ class ImplicitSgdTest {
   }
 
   private static DoubleSumOptions options(Method method, double rate, double ridge, int threads) {
-    return new DoubleSumOptions(method, rate, 0.9, 1, ridge, 1, DoubleSumOptions.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
+    return new DoubleSumOptions(
+        method, rate, 0.9, 1, ridge, 1, DoubleSumOptions.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
   }
 
   /**
-   * With n = m = 1 the mini-batch problem (Eq. 21) is the one-pair problem of App. F.1, so the Newton
-   * solve in the basis of x̃ must land where the batched Lambert-W kernel does, for learning rates from
-   * gentle to extreme (weights scaled up so that z − u reaches the hundreds).
+   * With n = m = 1 the mini-batch problem (Eq. 21) is the one-pair problem of App. F.1, so the
+   * Newton solve in the basis of x̃ must land where the batched Lambert-W kernel does, for learning
+   * rates from gentle to extreme (weights scaled up so that z − u reaches the hundreds).
    */
   @Test
   void miniBatchSolverWithOnePointAndOneClassMatchesTheSingleClassKernel() {
@@ -48,8 +49,11 @@ class ImplicitSgdTest {
       for (double scale : new double[] {0.3, 30}) {
         LinearModel model = randomModel(6, 4, scale, 2);
         LinearModel before = randomModel(6, 4, scale, 2);
-        DoubleSumOptions o = new DoubleSumOptions(Method.IMPLICIT_SGD_BATCH, rate, 0.9, 1, 0, 1, 1, 1, 1, 1e-14, 4, 1);
-        try (MiniBatchImplicitTrainer trainer = new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
+        DoubleSumOptions o =
+            new DoubleSumOptions(
+                Method.IMPLICIT_SGD_BATCH, rate, 0.9, 1, 0, 1, 1, 1, 1, 1e-14, 4, 1);
+        try (MiniBatchImplicitTrainer trainer =
+            new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
           trainer.step();
           int i = -1;
           for (int n = 0; n < data.rows(); n++) {
@@ -77,10 +81,26 @@ class ImplicitSgdTest {
           }
           double[] uNew = new double[1];
           double[] a = new double[1];
-          KERNELS.implicitUpdates().softmaxSingleClass(1, new double[] {z}, 0, new double[] {Math.log(6)}, 0,
-              new double[] {norm2}, 0, rate, 1, 6, uNew, 0, a, 0);
+          KERNELS
+              .implicitUpdates()
+              .softmaxSingleClass(
+                  1,
+                  new double[] {z},
+                  0,
+                  new double[] {Math.log(6)},
+                  0,
+                  new double[] {norm2},
+                  0,
+                  rate,
+                  1,
+                  6,
+                  uNew,
+                  0,
+                  a,
+                  0);
           String where = "rate " + rate + ", scale " + scale + ", z − u = " + (z - Math.log(6));
-          assertEquals(uNew[0], trainer.u()[i], 1e-7 * Math.max(1, Math.abs(uNew[0])), "u, " + where);
+          assertEquals(
+              uNew[0], trainer.u()[i], 1e-7 * Math.max(1, Math.abs(uNew[0])), "u, " + where);
           double move = a[0] / (2 * norm2);
           for (int j = 0; j < 5; j++) {
             double yNow = j < 4 ? model.weights()[y * 4 + j] : model.biases()[y];
@@ -97,27 +117,36 @@ class ImplicitSgdTest {
   }
 
   /**
-   * Proposition 2: Implicit SGD's step grows only linearly in z − u, so its log-loss stays finite at
-   * every learning rate of the grid and beyond. On the unit-norm problem |z − u| stays below 100; on
-   * the same data with row norms spread over two decades, as raw count features are, it passes ±700,
-   * where e^{z − u} overflows a double (and with it the public Python code's root bracket).
+   * Proposition 2: Implicit SGD's step grows only linearly in z − u, so its log-loss stays finite
+   * at every learning rate of the grid and beyond. On the unit-norm problem |z − u| stays below
+   * 100; on the same data with row norms spread over two decades, as raw count features are, it
+   * passes ±700, where e^{z − u} overflows a double (and with it the public Python code's root
+   * bracket).
    */
   @Test
   void implicitSgdStaysFiniteAtEveryLearningRateAndMeetsExtremeExponents() {
     long extreme = 0;
-    for (Dataset data : new Dataset[] {KnownOptimumProblem.DATA, KnownOptimumProblem.SPREAD_NORMS}) {
+    for (Dataset data :
+        new Dataset[] {KnownOptimumProblem.DATA, KnownOptimumProblem.SPREAD_NORMS}) {
       for (double rate : new double[] {1e-3, 1e-2, 1e-1, 1, 10, 100, 1e3, 1e4}) {
         LinearModel model = LinearModel.zeros(Link.SOFTMAX, data.classes(), data.columns());
-        try (PairTrainer trainer = new PairTrainer(data, model, options(Method.IMPLICIT_SGD, rate, 0, 2), KERNELS)) {
+        try (PairTrainer trainer =
+            new PairTrainer(data, model, options(Method.IMPLICIT_SGD, rate, 0, 2), KERNELS)) {
           for (int t = 0; t < 5 * trainer.iterationsPerEpoch(); t++) {
             trainer.step();
           }
           double[] logLoss = new double[1];
           new RidgeSoftmaxObjective(data, 0).value(model, logLoss);
-          System.out.printf("isgd, %s rows, learning rate %g: log-loss after 5 epochs %.4f, steps with |z − u| > 700: %d,"
-              + " largest |z − u| %.1f%n", data == KnownOptimumProblem.DATA ? "unit-norm" : "spread-norm", rate, logLoss[0],
-              trainer.extremeSteps(), trainer.largestExponent());
-          assertTrue(Double.isFinite(logLoss[0]), "log-loss at learning rate " + rate + ": " + logLoss[0]);
+          System.out.printf(
+              "isgd, %s rows, learning rate %g: log-loss after 5 epochs %.4f, steps with |z − u| > 700: %d,"
+                  + " largest |z − u| %.1f%n",
+              data == KnownOptimumProblem.DATA ? "unit-norm" : "spread-norm",
+              rate,
+              logLoss[0],
+              trainer.extremeSteps(),
+              trainer.largestExponent());
+          assertTrue(
+              Double.isFinite(logLoss[0]), "log-loss at learning rate " + rate + ": " + logLoss[0]);
           for (double u : trainer.u()) {
             assertTrue(Double.isFinite(u), "u at learning rate " + rate);
           }
@@ -132,14 +161,22 @@ class ImplicitSgdTest {
   void vanillaSgdStopsWithTheIterationAndLearningRateWhenItOverflows() {
     Dataset data = KnownOptimumProblem.DATA;
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, data.classes(), data.columns());
-    TrainingDivergedException e = assertThrows(TrainingDivergedException.class, () -> {
-      try (Trainer trainer = DoubleSumTrainers.create(data, model, options(Method.DOUBLE_SUM_SGD, 100, 0, 2), KERNELS)) {
-        for (int t = 0; t < 50 * trainer.iterationsPerEpoch(); t++) {
-          trainer.step();
-        }
-      }
-    });
-    assertTrue(e.getMessage().matches("sgd overflowed at iteration \\d+ \\(epoch 1, .*learning rate 100\\.000.*"), e.getMessage());
+    TrainingDivergedException e =
+        assertThrows(
+            TrainingDivergedException.class,
+            () -> {
+              try (Trainer trainer =
+                  DoubleSumTrainers.create(
+                      data, model, options(Method.DOUBLE_SUM_SGD, 100, 0, 2), KERNELS)) {
+                for (int t = 0; t < 50 * trainer.iterationsPerEpoch(); t++) {
+                  trainer.step();
+                }
+              }
+            });
+    assertTrue(
+        e.getMessage()
+            .matches("sgd overflowed at iteration \\d+ \\(epoch 1, .*learning rate 100\\.000.*"),
+        e.getMessage());
     for (float w : model.weights()) {
       assertTrue(Float.isFinite(w), "a weight is " + w + " after: " + e.getMessage());
     }
@@ -151,18 +188,21 @@ class ImplicitSgdTest {
   @Test
   void runsAreReproducibleForASeedAndThreadCount() {
     Dataset data = SyntheticData.linearSoftmax(3_000, 30, 400, 1.0, 5).data();
-    for (Method method : new Method[] {Method.UMAX, Method.IMPLICIT_SGD, Method.IMPLICIT_SGD_BATCH}) {
+    for (Method method :
+        new Method[] {Method.UMAX, Method.IMPLICIT_SGD, Method.IMPLICIT_SGD_BATCH}) {
       float[][] weights = new float[2][];
       for (int run = 0; run < 2; run++) {
         LinearModel model = LinearModel.zeros(Link.SOFTMAX, data.classes(), data.columns());
-        try (Trainer trainer = DoubleSumTrainers.create(data, model, options(method, 0.1, 1e-3, 2), KERNELS)) {
+        try (Trainer trainer =
+            DoubleSumTrainers.create(data, model, options(method, 0.1, 1e-3, 2), KERNELS)) {
           for (int t = 0; t < 2 * trainer.iterationsPerEpoch(); t++) {
             trainer.step();
           }
         }
         weights[run] = model.weights();
       }
-      assertArrayEquals(weights[0], weights[1], method.label() + ": two runs with seed 1 and 2 threads");
+      assertArrayEquals(
+          weights[0], weights[1], method.label() + ": two runs with seed 1 and 2 threads");
     }
   }
 }

@@ -13,13 +13,16 @@ import org.largecat.data.SyntheticData;
  */
 final class KnownOptimumProblem {
   static final double RIDGE = 1e-3;
-  private static final Dataset GENERATED = SyntheticData.linearSoftmax(5_000, 20, 50, 0.3, 7).data();
+  private static final Dataset GENERATED =
+      SyntheticData.linearSoftmax(5_000, 20, 50, 0.3, 7).data();
   static final Dataset DATA = Preprocessing.unitRows(GENERATED);
+
   /**
-   * The same data before the unit-norm scaling (x ~ N(0, I)), each row then scaled by 10^U, U uniform
-   * on (−1, 1): norms from 0.4 to 60, as raw count features have.
+   * The same data before the unit-norm scaling (x ~ N(0, I)), each row then scaled by 10^U, U
+   * uniform on (−1, 1): norms from 0.4 to 60, as raw count features have.
    */
   static final Dataset SPREAD_NORMS = spreadNorms(GENERATED, 3);
+
   static final RidgeSoftmaxObjective OBJECTIVE = new RidgeSoftmaxObjective(DATA, RIDGE);
   private static double[] optimum;
 
@@ -42,8 +45,8 @@ final class KnownOptimumProblem {
   }
 
   /**
-   * The log-loss of the unregularised MLE, min_W −(1/N) Σ log p: the least log-loss any model has on
-   * these data, by continuation from the μ = 1e-3 optimum through μ = 1e-4 and 1e-5 to 0.
+   * The log-loss of the unregularised MLE, min_W −(1/N) Σ log p: the least log-loss any model has
+   * on these data, by continuation from the μ = 1e-3 optimum through μ = 1e-4 and 1e-5 to 0.
    */
   static synchronized double unregularisedLogLoss() {
     optimalObjective();

@@ -5,9 +5,10 @@ import org.largecat.data.DenseFeatures;
 import org.largecat.model.LinearModel;
 
 /**
- * The exact objective the double-sum trainers minimise, F(W̃) = −(1/N) Σ_n log p(y_n | x_n) + (μ/2)‖W̃‖²
- * over the extended rows w̃_k = (w_k, b_k), in double, with its gradient; and its minimiser by
- * full-batch L-BFGS, the truth the stochastic trainers are measured against. Dense data only.
+ * The exact objective the double-sum trainers minimise, F(W̃) = −(1/N) Σ_n log p(y_n | x_n) +
+ * (μ/2)‖W̃‖² over the extended rows w̃_k = (w_k, b_k), in double, with its gradient; and its
+ * minimiser by full-batch L-BFGS, the truth the stochastic trainers are measured against. Dense
+ * data only.
  */
 final class RidgeSoftmaxObjective {
   private final Dataset data;
@@ -22,7 +23,9 @@ final class RidgeSoftmaxObjective {
     this.width = data.columns() + 1;
   }
 
-  /** F at the model's weights and biases, and −(1/N) Σ log p alone in {@code logLoss[0]} if given. */
+  /**
+   * F at the model's weights and biases, and −(1/N) Σ log p alone in {@code logLoss[0]} if given.
+   */
   double value(LinearModel model, double[] logLoss) {
     return valueAndGradient(extended(model), null, logLoss);
   }
@@ -40,7 +43,10 @@ final class RidgeSoftmaxObjective {
     return theta;
   }
 
-  /** F(θ), its gradient into {@code gradient} when not null, the log-loss alone into {@code logLoss[0]}. */
+  /**
+   * F(θ), its gradient into {@code gradient} when not null, the log-loss alone into {@code
+   * logLoss[0]}.
+   */
   double valueAndGradient(double[] theta, double[] gradient, double[] logLoss) {
     float[] x = ((DenseFeatures) data.features()).values();
     int d = data.columns();
@@ -91,12 +97,18 @@ final class RidgeSoftmaxObjective {
     return loss + ridge / 2 * norm2;
   }
 
-  /** The minimiser by L-BFGS (memory 20, Armijo backtracking) from 0, run until ‖∇F‖∞ ≤ {@code tolerance}. */
+  /**
+   * The minimiser by L-BFGS (memory 20, Armijo backtracking) from 0, run until ‖∇F‖∞ ≤ {@code
+   * tolerance}.
+   */
   double[] minimise(double tolerance) {
     return minimise(tolerance, new double[classes * width]);
   }
 
-  /** The same from {@code start} (e.g. the minimiser of a larger ridge, for continuation towards μ = 0). */
+  /**
+   * The same from {@code start} (e.g. the minimiser of a larger ridge, for continuation towards μ =
+   * 0).
+   */
   double[] minimise(double tolerance, double[] start) {
     int size = classes * width;
     int memory = 20;

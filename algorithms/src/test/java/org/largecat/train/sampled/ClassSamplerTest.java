@@ -9,7 +9,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.largecat.kernel.Kernels;
 
-/** The sampled sums are unbiased: their mean over many draws equals the full sum within Monte-Carlo error. */
+/**
+ * The sampled sums are unbiased: their mean over many draws equals the full sum within Monte-Carlo
+ * error.
+ */
 class ClassSamplerTest {
   private static final int K = 9;
   private static final int S = 3;
@@ -54,7 +57,11 @@ class ClassSamplerTest {
     }
     double mean = sum / DRAWS;
     double standardError = Math.sqrt((sumSquares / DRAWS - mean * mean) / DRAWS);
-    assertEquals(exact, mean, 5 * standardError, "mean of the sampled sums vs the full sum (5 standard errors)");
+    assertEquals(
+        exact,
+        mean,
+        5 * standardError,
+        "mean of the sampled sums vs the full sum (5 standard errors)");
   }
 
   @Test
@@ -100,7 +107,8 @@ class ClassSamplerTest {
         exact[LABEL] += sigma;
       }
     }
-    for (ClassSampler sampler : new ClassSampler[] {ClassSampler.uniform(K, S), ClassSampler.frequency(COUNTS, 0.75, S)}) {
+    for (ClassSampler sampler :
+        new ClassSampler[] {ClassSampler.uniform(K, S), ClassSampler.frequency(COUNTS, 0.75, S)}) {
       SampledBound.Worker worker = new OneVsEach().worker(Kernels.of("scalar"), S + 1);
       int[] rows = new int[S + 1];
       double[] w = new double[S];
@@ -124,7 +132,8 @@ class ClassSamplerTest {
         }
       }
       for (int k = 0; k < K; k++) {
-        assertEquals(exact[k], mean[k], 0.02 * Math.max(1, Math.abs(exact[k])), "d bound / d psi_" + k);
+        assertEquals(
+            exact[k], mean[k], 0.02 * Math.max(1, Math.abs(exact[k])), "d bound / d psi_" + k);
       }
     }
   }

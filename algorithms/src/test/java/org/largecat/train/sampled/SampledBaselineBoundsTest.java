@@ -8,7 +8,10 @@ import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
 import org.largecat.kernel.Kernels;
 
-/** The NCE and IS baselines of unbiased-scalable-softmax §4.1: their slot derivatives, and IS's limit. */
+/**
+ * The NCE and IS baselines of unbiased-scalable-softmax §4.1: their slot derivatives, and IS's
+ * limit.
+ */
 class SampledBaselineBoundsTest {
   private static final Kernels KERNELS = Kernels.of("scalar");
   private static final Dataset DATA = SyntheticData.linearSoftmax(30, 2, 8, 1.0, 4).data();
@@ -43,9 +46,15 @@ class SampledBaselineBoundsTest {
         plus[j] += 1e-6;
         minus[j] -= 1e-6;
         float[] unused = new float[s + 1];
-        double numeric = (worker.step(n, plus, s, weight, logWeight, unused, null)
-            - worker.step(n, minus, s, weight, logWeight, unused, null)) / 2e-6;
-        assertEquals(numeric, coef[j], 1e-6 * Math.max(1, Math.abs(numeric)), name + " trial " + trial + ", slot " + j);
+        double numeric =
+            (worker.step(n, plus, s, weight, logWeight, unused, null)
+                    - worker.step(n, minus, s, weight, logWeight, unused, null))
+                / 2e-6;
+        assertEquals(
+            numeric,
+            coef[j],
+            1e-6 * Math.max(1, Math.abs(numeric)),
+            name + " trial " + trial + ", slot " + j);
       }
     }
   }
@@ -61,7 +70,9 @@ class SampledBaselineBoundsTest {
     checkSlopes(new ImportanceSampledSoftmax(), "is");
   }
 
-  /** With every other class in S at weight 1, the log-Q corrected estimate is the exact log-softmax. */
+  /**
+   * With every other class in S at weight 1, the log-Q corrected estimate is the exact log-softmax.
+   */
   @Test
   void importanceSamplingOverAllClassesIsTheExactSoftmax() {
     int s = 7;
@@ -71,8 +82,14 @@ class SampledBaselineBoundsTest {
     java.util.Arrays.fill(ones, 1);
     float[] isCoef = new float[s + 1];
     float[] exactCoef = new float[s + 1];
-    double is = new ImportanceSampledSoftmax().worker(KERNELS, s + 1).step(0, scores, s, ones, new double[s], isCoef, null);
-    double exact = new ExactSoftmax().worker(KERNELS, s + 1).step(0, scores, s, ones, new double[s], exactCoef, null);
+    double is =
+        new ImportanceSampledSoftmax()
+            .worker(KERNELS, s + 1)
+            .step(0, scores, s, ones, new double[s], isCoef, null);
+    double exact =
+        new ExactSoftmax()
+            .worker(KERNELS, s + 1)
+            .step(0, scores, s, ones, new double[s], exactCoef, null);
     assertEquals(exact, is, 1e-14 * Math.abs(exact));
     for (int j = 0; j <= s; j++) {
       assertEquals(exactCoef[j], isCoef[j], 1e-7, "slot " + j);

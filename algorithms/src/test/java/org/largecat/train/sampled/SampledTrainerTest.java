@@ -24,22 +24,31 @@ class SampledTrainerTest {
   private static final int CLASSES = 20;
   private static final int COLUMNS = 10;
 
-  private static final SyntheticSet TRAIN = SyntheticData.linearSoftmax(20_000, COLUMNS, CLASSES, 0.5, 11);
-  private static final SyntheticSet TEST = SyntheticData.linearSoftmax(5_000, COLUMNS, CLASSES, 0.5, 11);
+  private static final SyntheticSet TRAIN =
+      SyntheticData.linearSoftmax(20_000, COLUMNS, CLASSES, 0.5, 11);
+  private static final SyntheticSet TEST =
+      SyntheticData.linearSoftmax(5_000, COLUMNS, CLASSES, 0.5, 11);
 
   private static LinearModel train(Method method, int iterations, int threads, long seed) {
     return train(TRAIN.data(), method, Sampling.PER_EXAMPLE, iterations, threads, seed);
   }
 
-  private static LinearModel train(Dataset data, Method method, Sampling sampling, int iterations, int threads, long seed) {
-    TrainingOptions options = TrainingOptions.defaults(method).withBatch(200, 5).withThreads(threads).withSeed(seed)
-        .withSampling(sampling).withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+  private static LinearModel train(
+      Dataset data, Method method, Sampling sampling, int iterations, int threads, long seed) {
+    TrainingOptions options =
+        TrainingOptions.defaults(method)
+            .withBatch(200, 5)
+            .withThreads(threads)
+            .withSeed(seed)
+            .withSampling(sampling)
+            .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
     LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
       for (int t = 0; t < iterations; t++) {
         double bound = trainer.step();
-        assertTrue(Double.isFinite(bound), method + ": bound " + bound + " at iteration " + (t + 1));
+        assertTrue(
+            Double.isFinite(bound), method + ": bound " + bound + " at iteration " + (t + 1));
       }
     }
     return model;
@@ -48,29 +57,69 @@ class SampledTrainerTest {
   @Test
   void arSoftmaxMatchesExactSoftmaxOnKnownTruth() {
     // The test set is drawn from the same model as the training set (same seed for W, fresh rows).
-    double truth = Evaluation.evaluate(new LinearModel(org.largecat.model.Link.SOFTMAX, CLASSES, COLUMNS,
-        TRAIN.weights(), TRAIN.biases()), TEST.data(), KERNELS, 5, 1).meanLogLikelihood();
-    double exact = Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
-    double ar = Evaluation.evaluate(train(Method.AR_SOFTMAX, 3000, 2, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
-    double ove = Evaluation.evaluate(train(Method.OVE, 3000, 2, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
-    System.out.printf("truth %.5f exact %.5f ar %.5f ove %.5f uniform %.5f%n", truth, exact, ar, ove, -Math.log(CLASSES));
-    assertEquals(exact, ar, 0.01 * Math.abs(exact), "A&R softmax vs exact softmax test log-likelihood");
+    double truth =
+        Evaluation.evaluate(
+                new LinearModel(
+                    org.largecat.model.Link.SOFTMAX,
+                    CLASSES,
+                    COLUMNS,
+                    TRAIN.weights(),
+                    TRAIN.biases()),
+                TEST.data(),
+                KERNELS,
+                5,
+                1)
+            .meanLogLikelihood();
+    double exact =
+        Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
+            .meanLogLikelihood();
+    double ar =
+        Evaluation.evaluate(train(Method.AR_SOFTMAX, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
+            .meanLogLikelihood();
+    double ove =
+        Evaluation.evaluate(train(Method.OVE, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
+            .meanLogLikelihood();
+    System.out.printf(
+        "truth %.5f exact %.5f ar %.5f ove %.5f uniform %.5f%n",
+        truth, exact, ar, ove, -Math.log(CLASSES));
+    assertEquals(
+        exact, ar, 0.01 * Math.abs(exact), "A&R softmax vs exact softmax test log-likelihood");
     assertEquals(truth, exact, 0.02 * Math.abs(truth), "exact softmax vs the generating model");
   }
 
   @Test
   void sharedSamplingConvergesLikePerExampleSampling() {
-    Dataset sparse = new Dataset(toSparse((DenseFeatures) TRAIN.data().features()), TRAIN.data().labels(), CLASSES);
+    Dataset sparse =
+        new Dataset(
+            toSparse((DenseFeatures) TRAIN.data().features()), TRAIN.data().labels(), CLASSES);
     for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
-      double perExample = Evaluation.evaluate(train(method, 3000, 2, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
-      double shared = Evaluation.evaluate(train(TRAIN.data(), method, Sampling.SHARED, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
-          .meanLogLikelihood();
-      // The CSR copy takes the generic per-example kernels with the same shared sets: the gemm path must agree.
-      double sharedSparse = Evaluation.evaluate(train(sparse, method, Sampling.SHARED, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
-          .meanLogLikelihood();
-      System.out.printf("%s: per-example %.5f shared %.5f shared-sparse %.5f%n", method, perExample, shared, sharedSparse);
-      assertEquals(perExample, shared, 0.01 * Math.abs(perExample), method + " shared vs per-example");
-      assertEquals(shared, sharedSparse, 1e-3 * Math.abs(shared), method + " shared dense (gemm) vs shared sparse");
+      double perExample =
+          Evaluation.evaluate(train(method, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
+              .meanLogLikelihood();
+      double shared =
+          Evaluation.evaluate(
+                  train(TRAIN.data(), method, Sampling.SHARED, 3000, 2, 1),
+                  TEST.data(),
+                  KERNELS,
+                  5,
+                  2)
+              .meanLogLikelihood();
+      // The CSR copy takes the generic per-example kernels with the same shared sets: the gemm path
+      // must agree.
+      double sharedSparse =
+          Evaluation.evaluate(
+                  train(sparse, method, Sampling.SHARED, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
+              .meanLogLikelihood();
+      System.out.printf(
+          "%s: per-example %.5f shared %.5f shared-sparse %.5f%n",
+          method, perExample, shared, sharedSparse);
+      assertEquals(
+          perExample, shared, 0.01 * Math.abs(perExample), method + " shared vs per-example");
+      assertEquals(
+          shared,
+          sharedSparse,
+          1e-3 * Math.abs(shared),
+          method + " shared dense (gemm) vs shared sparse");
     }
   }
 
@@ -88,8 +137,12 @@ class SampledTrainerTest {
 
   @Test
   void frequencySampledArSoftmaxReachesTheSameOptimum() {
-    TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, 5).withThreads(2)
-        .withSamplingPower(0.75).withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+    TrainingOptions options =
+        TrainingOptions.defaults(Method.AR_SOFTMAX)
+            .withBatch(200, 5)
+            .withThreads(2)
+            .withSamplingPower(0.75)
+            .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
     LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
@@ -97,9 +150,12 @@ class SampledTrainerTest {
         trainer.step();
       }
     }
-    double exact = Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
+    double exact =
+        Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
+            .meanLogLikelihood();
     double frequency = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
-    assertEquals(exact, frequency, 0.01 * Math.abs(exact), "frequency-sampled A&R vs exact softmax");
+    assertEquals(
+        exact, frequency, 0.01 * Math.abs(exact), "frequency-sampled A&R vs exact softmax");
   }
 
   @Test
@@ -110,29 +166,48 @@ class SampledTrainerTest {
         assertTrue(Float.isFinite(w), method + " weight " + w);
       }
       Evaluation.Result result = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2);
-      System.out.printf("%s: test log-likelihood %.5f, accuracy %.4f%n", method, result.meanLogLikelihood(), result.accuracy());
-      assertTrue(result.meanLogLikelihood() < 0 && result.meanLogLikelihood() > -Math.log(CLASSES) + 0.5,
-          method + ": test log-likelihood " + result.meanLogLikelihood() + " vs uniform " + -Math.log(CLASSES));
-      assertTrue(result.accuracy() > 4.0 / CLASSES, method + ": accuracy " + result.accuracy() + " vs uniform " + 1.0 / CLASSES);
+      System.out.printf(
+          "%s: test log-likelihood %.5f, accuracy %.4f%n",
+          method, result.meanLogLikelihood(), result.accuracy());
+      assertTrue(
+          result.meanLogLikelihood() < 0 && result.meanLogLikelihood() > -Math.log(CLASSES) + 0.5,
+          method
+              + ": test log-likelihood "
+              + result.meanLogLikelihood()
+              + " vs uniform "
+              + -Math.log(CLASSES));
+      assertTrue(
+          result.accuracy() > 4.0 / CLASSES,
+          method + ": accuracy " + result.accuracy() + " vs uniform " + 1.0 / CLASSES);
     }
   }
 
   @Test
   void boundsLieBelowTheExactLogLikelihood() {
     for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
-      TrainingOptions options = TrainingOptions.defaults(method).withBatch(200, 5).withThreads(2)
-          .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+      TrainingOptions options =
+          TrainingOptions.defaults(method)
+              .withBatch(200, 5)
+              .withThreads(2)
+              .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
       LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
       SampledTrainer.initialise(model, options);
       double bound;
       try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
-        TrainingRun.run(trainer, 2000, 1e9, (t, total, b, seconds) -> { });
-        bound = TrainingRun.run(trainer, trainer.iterationsPerEpoch(), 1e9, (t, total, b, seconds) -> { }).lastEpochBound();
+        TrainingRun.run(trainer, 2000, 1e9, (t, total, b, seconds) -> {});
+        bound =
+            TrainingRun.run(
+                    trainer, trainer.iterationsPerEpoch(), 1e9, (t, total, b, seconds) -> {})
+                .lastEpochBound();
       }
-      double exact = TRAIN.data().rows() * Evaluation.evaluate(model, TRAIN.data(), KERNELS, 1, 2).meanLogLikelihood();
+      double exact =
+          TRAIN.data().rows()
+              * Evaluation.evaluate(model, TRAIN.data(), KERNELS, 1, 2).meanLogLikelihood();
       System.out.printf("%s: bound %.1f, exact log-likelihood %.1f%n", method, bound, exact);
-      // The epoch's estimate has Monte-Carlo noise of well under 1% here; A&R's bound is tight, OVE's loose.
-      assertTrue(bound < exact + 0.002 * Math.abs(exact), method + ": bound " + bound + " above " + exact);
+      // The epoch's estimate has Monte-Carlo noise of well under 1% here; A&R's bound is tight,
+      // OVE's loose.
+      assertTrue(
+          bound < exact + 0.002 * Math.abs(exact), method + ": bound " + bound + " above " + exact);
     }
   }
 
@@ -141,8 +216,11 @@ class SampledTrainerTest {
     double[] norms = new double[2];
     double[] variances = {0, 1e-6};
     for (int i = 0; i < 2; i++) {
-      TrainingOptions options = TrainingOptions.defaults(Method.OVE).withBatch(200, 5).withThreads(1)
-          .withPriorVariance(variances[i]);
+      TrainingOptions options =
+          TrainingOptions.defaults(Method.OVE)
+              .withBatch(200, 5)
+              .withThreads(1)
+              .withPriorVariance(variances[i]);
       LinearModel model = LinearModel.zeros(Method.OVE.link(), CLASSES, COLUMNS);
       SampledTrainer.initialise(model, options);
       try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
@@ -154,9 +232,11 @@ class SampledTrainerTest {
         norms[i] += w * w;
       }
     }
-    // The data pull a weight with a whole-data gradient of order N·0.1 = 2000, the prior with w/σ² = 10⁶·w:
+    // The data pull a weight with a whole-data gradient of order N·0.1 = 2000, the prior with w/σ²
+    // = 10⁶·w:
     // the MAP weights are of order 0.002, against ML weights of the generating scale 0.5.
-    assertTrue(norms[1] < 0.01 * norms[0], "prior " + norms[1] + " vs maximum likelihood " + norms[0]);
+    assertTrue(
+        norms[1] < 0.01 * norms[0], "prior " + norms[1] + " vs maximum likelihood " + norms[0]);
   }
 
   /**
@@ -169,7 +249,8 @@ class SampledTrainerTest {
   void exactSoftmaxIterationsFollowTheFullGradient() {
     assertFullGradientSteps(denseProblem(7), 1);
     assertFullGradientSteps(denseProblem(14_000), 2);
-    assertFullGradientSteps(new Dataset(toSparse((DenseFeatures) denseProblem(7).features()), LABELS, 6), 1);
+    assertFullGradientSteps(
+        new Dataset(toSparse((DenseFeatures) denseProblem(7).features()), LABELS, 6), 1);
     assertFullGradientSteps(sparseProblem(2_000), 1);
   }
 
@@ -197,15 +278,19 @@ class SampledTrainerTest {
       }
       java.util.Arrays.sort(indices, 3 * n, 3 * n + 3);
     }
-    return new Dataset(new SparseFeatures(LABELS.length, columns, indptr, indices, values), LABELS, 6);
+    return new Dataset(
+        new SparseFeatures(LABELS.length, columns, indptr, indices, values), LABELS, 6);
   }
 
   private static void assertFullGradientSteps(Dataset data, int threads) {
     int classes = data.classes();
     int columns = data.columns();
     StepSizeSchedule.Adaptive schedule = new StepSizeSchedule.Adaptive(0.5, 0.9, 2000, 0.1);
-    TrainingOptions options = TrainingOptions.defaults(Method.EXACT_SOFTMAX).withBatch(LABELS.length, classes)
-        .withThreads(threads).withStepSize(schedule);
+    TrainingOptions options =
+        TrainingOptions.defaults(Method.EXACT_SOFTMAX)
+            .withBatch(LABELS.length, classes)
+            .withThreads(threads)
+            .withStepSize(schedule);
     LinearModel model = LinearModel.zeros(Method.EXACT_SOFTMAX.link(), classes, columns);
     SampledTrainer.initialise(model, options);
     double[] w = new double[classes * columns];
@@ -264,13 +349,19 @@ class SampledTrainerTest {
     assertArrayEquals(b, model.biases(), 1e-7, "D = " + columns + ", biases");
   }
 
-  /** Per-example sampling sums every gradient in an order fixed by the batch, so one thread and two give the same bits. */
+  /**
+   * Per-example sampling sums every gradient in an order fixed by the batch, so one thread and two
+   * give the same bits.
+   */
   @Test
   void perExampleSamplingIsIndependentOfTheThreadCount() {
     Dataset data = SyntheticData.linearSoftmax(2_000, 100, CLASSES, 0.5, 5).data();
     LinearModel[] models = new LinearModel[2];
     for (int threads = 1; threads <= 2; threads++) {
-      TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, CLASSES - 1).withThreads(threads);
+      TrainingOptions options =
+          TrainingOptions.defaults(Method.AR_SOFTMAX)
+              .withBatch(200, CLASSES - 1)
+              .withThreads(threads);
       LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
       SampledTrainer.initialise(model, options);
       try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
@@ -292,21 +383,27 @@ class SampledTrainerTest {
   @Test
   void sharedGemmPathHandlesAnEmptyThreadChunk() {
     Dataset dense = SyntheticData.linearSoftmax(401, 100, CLASSES, 0.5, 5).data();
-    Dataset sparse = new Dataset(toSparse((DenseFeatures) dense.features()), dense.labels(), CLASSES);
+    Dataset sparse =
+        new Dataset(toSparse((DenseFeatures) dense.features()), dense.labels(), CLASSES);
     LinearModel[] models = new LinearModel[2];
     for (int m = 0; m < 2; m++) {
-      TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(200, CLASSES - 1).withThreads(2)
-          .withSampling(Sampling.SHARED);
+      TrainingOptions options =
+          TrainingOptions.defaults(Method.AR_SOFTMAX)
+              .withBatch(200, CLASSES - 1)
+              .withThreads(2)
+              .withSampling(Sampling.SHARED);
       models[m] = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
       SampledTrainer.initialise(models[m], options);
-      try (SampledTrainer trainer = new SampledTrainer(m == 0 ? dense : sparse, models[m], options, KERNELS)) {
+      try (SampledTrainer trainer =
+          new SampledTrainer(m == 0 ? dense : sparse, models[m], options, KERNELS)) {
         assertEquals(2, trainer.threads(), "threads started");
         for (int t = 0; t < 3; t++) {
           trainer.step();
         }
       }
     }
-    assertArrayEquals(models[1].weights(), models[0].weights(), 1e-5f, "shared dense (gemm) vs shared sparse");
+    assertArrayEquals(
+        models[1].weights(), models[0].weights(), 1e-5f, "shared dense (gemm) vs shared sparse");
     assertArrayEquals(models[1].biases(), models[0].biases(), 1e-7, "biases (from float scores)");
   }
 

@@ -16,7 +16,10 @@ public final class ScalarBackend implements KernelBackend {
 
   @Override
   public KernelFamilies load() {
-    return new KernelFamilies(new ScalarVectorOps(), new ScalarSpecialFunctions(), new ScalarImplicitUpdates(),
+    return new KernelFamilies(
+        new ScalarVectorOps(),
+        new ScalarSpecialFunctions(),
+        new ScalarImplicitUpdates(),
         new ScalarMatrixOps());
   }
 }

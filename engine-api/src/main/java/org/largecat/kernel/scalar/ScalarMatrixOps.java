@@ -3,9 +3,9 @@ package org.largecat.kernel.scalar;
 import org.largecat.kernel.MatrixOps;
 
 /**
- * Reference matrix kernels: textbook loops over strided row-major storage, fused multiply-adds, sums
- * accumulated in double. The products are written once, over {@link Elements}, for both storage types;
- * a float result is rounded to float once, at the end.
+ * Reference matrix kernels: textbook loops over strided row-major storage, fused multiply-adds,
+ * sums accumulated in double. The products are written once, over {@link Elements}, for both
+ * storage types; a float result is rounded to float once, at the end.
  */
 public class ScalarMatrixOps extends MatrixOps {
 
@@ -41,45 +41,186 @@ public class ScalarMatrixOps extends MatrixOps {
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, double alpha,
-      double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc) {
-    gemm(transA, transB, m, n, k, alpha, new Doubles(a), aOff, lda, new Doubles(b), bOff, ldb, beta,
-        new Doubles(c), cOff, ldc);
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double[] b,
+      int bOff,
+      int ldb,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
+    gemm(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        alpha,
+        new Doubles(a),
+        aOff,
+        lda,
+        new Doubles(b),
+        bOff,
+        ldb,
+        beta,
+        new Doubles(c),
+        cOff,
+        ldc);
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
-      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
-    gemm(transA, transB, m, n, k, alpha, new Floats(a), aOff, lda, new Floats(b), bOff, ldb, beta,
-        new Floats(c), cOff, ldc);
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float[] b,
+      int bOff,
+      int ldb,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
+    gemm(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        alpha,
+        new Floats(a),
+        aOff,
+        lda,
+        new Floats(b),
+        bOff,
+        ldb,
+        beta,
+        new Floats(c),
+        cOff,
+        ldc);
   }
 
   @Override
-  protected void gemvKernel(boolean trans, int m, int n, double alpha, double[] a, int aOff, int lda,
-      double[] x, int xOff, double beta, double[] y, int yOff) {
-    gemv(trans, m, n, alpha, new Doubles(a), aOff, lda, new Doubles(x), xOff, beta, new Doubles(y), yOff);
+  protected void gemvKernel(
+      boolean trans,
+      int m,
+      int n,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double[] x,
+      int xOff,
+      double beta,
+      double[] y,
+      int yOff) {
+    gemv(
+        trans,
+        m,
+        n,
+        alpha,
+        new Doubles(a),
+        aOff,
+        lda,
+        new Doubles(x),
+        xOff,
+        beta,
+        new Doubles(y),
+        yOff);
   }
 
   @Override
-  protected void gemvKernel(boolean trans, int m, int n, float alpha, float[] a, int aOff, int lda,
-      float[] x, int xOff, float beta, float[] y, int yOff) {
-    gemv(trans, m, n, alpha, new Floats(a), aOff, lda, new Floats(x), xOff, beta, new Floats(y), yOff);
+  protected void gemvKernel(
+      boolean trans,
+      int m,
+      int n,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float[] x,
+      int xOff,
+      float beta,
+      float[] y,
+      int yOff) {
+    gemv(
+        trans,
+        m,
+        n,
+        alpha,
+        new Floats(a),
+        aOff,
+        lda,
+        new Floats(x),
+        xOff,
+        beta,
+        new Floats(y),
+        yOff);
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, double alpha, double[] a, int aOff, int lda,
-      double beta, double[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
     syrk(trans, n, k, alpha, new Doubles(a), aOff, lda, beta, new Doubles(c), cOff, ldc);
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
-      float beta, float[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
     syrk(trans, n, k, alpha, new Floats(a), aOff, lda, beta, new Floats(c), cOff, ldc);
   }
 
-  private static void gemm(boolean transA, boolean transB, int m, int n, int k, double alpha,
-      Elements a, int aOff, int lda, Elements b, int bOff, int ldb, double beta, Elements c, int cOff, int ldc) {
+  private static void gemm(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      double alpha,
+      Elements a,
+      int aOff,
+      int lda,
+      Elements b,
+      int bOff,
+      int ldb,
+      double beta,
+      Elements c,
+      int cOff,
+      int ldc) {
     // op(A)[i][l] = a[aOff + i * aRow + l * aCol], op(B)[l][j] = b[bOff + l * bRow + j * bCol].
     int aRow = transA ? 1 : lda;
     int aCol = transA ? lda : 1;
@@ -96,8 +237,19 @@ public class ScalarMatrixOps extends MatrixOps {
     }
   }
 
-  private static void gemv(boolean trans, int m, int n, double alpha, Elements a, int aOff, int lda,
-      Elements x, int xOff, double beta, Elements y, int yOff) {
+  private static void gemv(
+      boolean trans,
+      int m,
+      int n,
+      double alpha,
+      Elements a,
+      int aOff,
+      int lda,
+      Elements x,
+      int xOff,
+      double beta,
+      Elements y,
+      int yOff) {
     int rows = trans ? n : m;
     int cols = trans ? m : n;
     int aRow = trans ? 1 : lda;
@@ -111,8 +263,18 @@ public class ScalarMatrixOps extends MatrixOps {
     }
   }
 
-  private static void syrk(boolean trans, int n, int k, double alpha, Elements a, int aOff, int lda,
-      double beta, Elements c, int cOff, int ldc) {
+  private static void syrk(
+      boolean trans,
+      int n,
+      int k,
+      double alpha,
+      Elements a,
+      int aOff,
+      int lda,
+      double beta,
+      Elements c,
+      int cOff,
+      int ldc) {
     int aRow = trans ? 1 : lda;
     int aCol = trans ? lda : 1;
     for (int i = 0; i < n; i++) {
@@ -157,7 +319,8 @@ public class ScalarMatrixOps extends MatrixOps {
   }
 
   @Override
-  protected void choleskySolveKernel(int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
+  protected void choleskySolveKernel(
+      int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
     // Forward substitution L y = b, then back substitution L^T x = y, all right-hand sides at once.
     for (int i = 0; i < n; i++) {
       int rowL = lOff + i * ldl;

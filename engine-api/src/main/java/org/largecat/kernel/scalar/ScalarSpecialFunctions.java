@@ -7,7 +7,8 @@ import org.largecat.kernel.SpecialFunctions;
 public class ScalarSpecialFunctions extends SpecialFunctions {
 
   @Override
-  protected void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
+  protected void applyKernel(
+      ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
     for (int i = 0; i < n; i++) {
       out[outOff + i] = f.reference(x[xOff + i]);
     }

@@ -52,16 +52,34 @@ public class ScalarVectorOps extends VectorOps {
   }
 
   @Override
-  protected void gatherDotKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] x, int xOff, double[] out, int outOff) {
+  protected void gatherDotKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] x,
+      int xOff,
+      double[] out,
+      int outOff) {
     for (int i = 0; i < count; i++) {
       out[outOff + i] = dotKernel(d, w, rows[rowsOff + i] * d, x, xOff);
     }
   }
 
   @Override
-  protected void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
+  protected void gatherDotSparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz,
+      double[] out,
+      int outOff) {
     for (int i = 0; i < count; i++) {
       int row = rows[rowsOff + i] * d;
       double sum = 0;
@@ -73,24 +91,50 @@ public class ScalarVectorOps extends VectorOps {
   }
 
   @Override
-  protected void scatterAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] x, int xOff) {
+  protected void scatterAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] x,
+      int xOff) {
     for (int i = 0; i < count; i++) {
       axpyKernel(d, coef[coefOff + i], x, xOff, w, rows[rowsOff + i] * d);
     }
   }
 
   @Override
-  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] y, int yOff) {
+  protected void gatherAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     for (int i = 0; i < count; i++) {
       axpyKernel(d, coef[coefOff + i], w, rows[rowsOff + i] * d, y, yOff);
     }
   }
 
   @Override
-  protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
+  protected void scatterAxpySparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz) {
     for (int i = 0; i < count; i++) {
       int row = rows[rowsOff + i] * d;
       float c = coef[coefOff + i];

@@ -22,7 +22,8 @@ final class MappedLibraries {
    */
   static List<Path> matching(Predicate<String> fileName) {
     try (Stream<String> lines = Files.lines(MAPS)) {
-      return lines.map(MappedLibraries::mappedFile)
+      return lines
+          .map(MappedLibraries::mappedFile)
           .filter(path -> path != null && fileName.test(path.getFileName().toString()))
           .distinct()
           .toList();
@@ -31,7 +32,10 @@ final class MappedLibraries {
     }
   }
 
-  /** The file of one maps line ("address perms offset dev inode path"), or null for anonymous memory. */
+  /**
+   * The file of one maps line ("address perms offset dev inode path"), or null for anonymous
+   * memory.
+   */
   private static Path mappedFile(String line) {
     int slash = line.indexOf('/');
     return slash < 0 ? null : Path.of(line.substring(slash).strip());

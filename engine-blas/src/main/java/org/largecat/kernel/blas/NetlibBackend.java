@@ -22,7 +22,8 @@ import org.largecat.kernel.KernelFamilies;
  */
 public final class NetlibBackend implements KernelBackend {
   private static final List<String> SYSTEM_LIBRARIES = List.of("libblas.so.3", "liblapack.so.3");
-  private static final String INSTALL = "install OpenBLAS for native speed (Debian: apt-get install libopenblas0)";
+  private static final String INSTALL =
+      "install OpenBLAS for native speed (Debian: apt-get install libopenblas0)";
 
   /** netlib's own log; held here because java.util.logging keeps loggers only weakly. */
   private static final Logger NETLIB_LOG = Logger.getLogger("dev.ludovic.netlib");
@@ -36,23 +37,27 @@ public final class NetlibBackend implements KernelBackend {
   public KernelFamilies load() {
     List<String> missing = SystemLibraries.missing(SYSTEM_LIBRARIES);
     if (!missing.isEmpty()) {
-      // netlib's JNI shim would print its failed dlopen to standard error; our warning says it instead.
+      // netlib's JNI shim would print its failed dlopen to standard error; our warning says it
+      // instead.
       System.setProperty("dev.ludovic.netlib.blas.allowNative", "false");
       System.setProperty("dev.ludovic.netlib.lapack.allowNative", "false");
     }
     List<String> netlibSaid = new ArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        netlibSaid.add(r.getMessage() + (r.getThrown() == null ? "" : " (" + r.getThrown().getMessage() + ")"));
-      }
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            netlibSaid.add(
+                r.getMessage()
+                    + (r.getThrown() == null ? "" : " (" + r.getThrown().getMessage() + ")"));
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     BLAS blas;
     LAPACK lapack;
     boolean useParentHandlers = NETLIB_LOG.getUseParentHandlers();
@@ -62,31 +67,52 @@ public final class NetlibBackend implements KernelBackend {
       blas = BLAS.getInstance();
       lapack = LAPACK.getInstance();
     } catch (LinkageError e) {
-      throw new BackendUnavailableException("dev.ludovic.netlib failed to initialise: " + e,
-          "put dev.ludovic.netlib:blas and :lapack (engine-blas depends on them) on the class path", e);
+      throw new BackendUnavailableException(
+          "dev.ludovic.netlib failed to initialise: " + e,
+          "put dev.ludovic.netlib:blas and :lapack (engine-blas depends on them) on the class path",
+          e);
     } finally {
       NETLIB_LOG.removeHandler(capture);
       NETLIB_LOG.setUseParentHandlers(useParentHandlers);
     }
     boolean isNative = blas instanceof NativeBLAS && lapack instanceof NativeLAPACK;
-    String warning = isNative ? null : "runs netlib's Java fallback ("
-        + (missing.isEmpty() ? "netlib: " + String.join("; ", netlibSaid) : String.join(" and ", missing) + " not found")
-        + "); " + INSTALL;
-    return new KernelFamilies(new NetlibVectorOps(blas), null, null, new NetlibMatrixOps(blas, lapack),
-        describe(blas, lapack), warning);
+    String warning =
+        isNative
+            ? null
+            : "runs netlib's Java fallback ("
+                + (missing.isEmpty()
+                    ? "netlib: " + String.join("; ", netlibSaid)
+                    : String.join(" and ", missing) + " not found")
+                + "); "
+                + INSTALL;
+    return new KernelFamilies(
+        new NetlibVectorOps(blas),
+        null,
+        null,
+        new NetlibMatrixOps(blas, lapack),
+        describe(blas, lapack),
+        warning);
   }
 
   /** Which implementation netlib chose and, when native, which library files the process mapped. */
   private static String describe(BLAS blas, LAPACK lapack) {
-    String classes = "netlib " + blas.getClass().getSimpleName() + " + " + lapack.getClass().getSimpleName();
+    String classes =
+        "netlib " + blas.getClass().getSimpleName() + " + " + lapack.getClass().getSimpleName();
     if (!(blas instanceof NativeBLAS) || !(lapack instanceof NativeLAPACK)) {
       return classes + " (netlib's Java fallback)";
     }
-    List<Path> libraries = MappedLibraries.matching(
-        name -> (name.contains("blas") || name.contains("lapack")) && !name.contains("netlib") && !name.contains("jblas"));
+    List<Path> libraries =
+        MappedLibraries.matching(
+            name ->
+                (name.contains("blas") || name.contains("lapack"))
+                    && !name.contains("netlib")
+                    && !name.contains("jblas"));
     if (libraries.isEmpty()) {
       return classes + " (native; which library is unknown without /proc/self/maps)";
     }
-    return classes + " on " + libraries + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
+    return classes
+        + " on "
+        + libraries
+        + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
   }
 }

@@ -5,11 +5,11 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
  * The double dot product of long vectors from netlib's BLAS (ddot, faster than the scalar loop from
- * n = {@value #SHORTEST_FOR_BLAS}); every other vector kernel is the scalar reference's. The rest of BLAS does not fit
- * our contract or does not pay: sdot accumulates in float, so it overflows and underflows where the
- * reference's double accumulation does not; axpy and scal treat a zero multiplier specially (y left as
- * is, x zeroed even where it holds NaN or Inf); and Java already vectorises those two loops, which
- * match BLAS up to n = 10^3 once the JNI call is counted.
+ * n = {@value #SHORTEST_FOR_BLAS}); every other vector kernel is the scalar reference's. The rest
+ * of BLAS does not fit our contract or does not pay: sdot accumulates in float, so it overflows and
+ * underflows where the reference's double accumulation does not; axpy and scal treat a zero
+ * multiplier specially (y left as is, x zeroed even where it holds NaN or Inf); and Java already
+ * vectorises those two loops, which match BLAS up to n = 10^3 once the JNI call is counted.
  */
 final class NetlibVectorOps extends ScalarVectorOps {
   /** Below this length the JNI call costs more than the scalar loop it would replace. */

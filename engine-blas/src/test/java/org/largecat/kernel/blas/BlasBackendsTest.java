@@ -17,8 +17,8 @@ import org.largecat.kernel.Kernels;
 
 /**
  * What the two BLAS backends loaded, as their details report it. Where a machine lacks the native
- * libraries, blas runs on netlib's Java code and jblas is unavailable; CI, which installs them, sets
- * {@code largecat.test.requireNativeBlas=true} so that neither can happen there unnoticed.
+ * libraries, blas runs on netlib's Java code and jblas is unavailable; CI, which installs them,
+ * sets {@code largecat.test.requireNativeBlas=true} so that neither can happen there unnoticed.
  */
 class BlasBackendsTest {
   private static final String REQUIRE_NATIVE = "largecat.test.requireNativeBlas";
@@ -27,11 +27,18 @@ class BlasBackendsTest {
   void netlibSaysWhetherItRunsNativeCodeAndFromWhichLibrary() {
     BackendCatalog.Entry blas = Kernels.catalog().entry("blas");
     assertTrue(blas.available(), () -> "blas is unavailable: " + blas.reason());
-    boolean nativeCode = BLAS.getInstance() instanceof NativeBLAS && LAPACK.getInstance() instanceof NativeLAPACK;
-    assertTrue(blas.detail().startsWith("netlib " + BLAS.getInstance().getClass().getSimpleName()), blas.detail());
-    assertTrue(nativeCode ? blas.detail().contains(".so") : blas.detail().contains("Java fallback"), blas.detail());
+    boolean nativeCode =
+        BLAS.getInstance() instanceof NativeBLAS && LAPACK.getInstance() instanceof NativeLAPACK;
+    assertTrue(
+        blas.detail().startsWith("netlib " + BLAS.getInstance().getClass().getSimpleName()),
+        blas.detail());
+    assertTrue(
+        nativeCode ? blas.detail().contains(".so") : blas.detail().contains("Java fallback"),
+        blas.detail());
     String warning = blas.families().warning();
-    assertTrue(nativeCode ? warning == null : warning.contains("apt-get install libopenblas0"), String.valueOf(warning));
+    assertTrue(
+        nativeCode ? warning == null : warning.contains("apt-get install libopenblas0"),
+        String.valueOf(warning));
   }
 
   @Test
@@ -69,6 +76,8 @@ class BlasBackendsTest {
   @EnabledIfSystemProperty(named = REQUIRE_NATIVE, matches = "true")
   void jblasLoadedItsBundledLibrary() {
     BackendCatalog.Entry jblas = Kernels.catalog().entry("jblas");
-    assertTrue(jblas.available(), () -> "jblas is unavailable: " + jblas.reason() + " (fix: " + jblas.fix() + ")");
+    assertTrue(
+        jblas.available(),
+        () -> "jblas is unavailable: " + jblas.reason() + " (fix: " + jblas.fix() + ")");
   }
 }

@@ -11,7 +11,8 @@ class SystemLibrariesTest {
   @Test
   @EnabledOnOs(OS.LINUX)
   void reportsExactlyTheLibrariesTheLoaderCannotOpen() {
-    assertEquals(List.of("liblargecat-absent.so.1"),
+    assertEquals(
+        List.of("liblargecat-absent.so.1"),
         SystemLibraries.missing(List.of("libc.so.6", "liblargecat-absent.so.1", "libm.so.6")));
   }
 }

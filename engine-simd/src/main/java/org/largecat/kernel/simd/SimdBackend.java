@@ -7,8 +7,8 @@ import org.largecat.kernel.KernelFamilies;
 
 /**
  * The Vector API backend. This class names no Vector API type: it checks that the incubator module
- * is present before anything that links against it is loaded, so a JVM started without
- * {@code --add-modules jdk.incubator.vector} gets a reason and a fix instead of a linkage error.
+ * is present before anything that links against it is loaded, so a JVM started without {@code
+ * --add-modules jdk.incubator.vector} gets a reason and a fix instead of a linkage error.
  */
 public final class SimdBackend implements KernelBackend {
   static final String MODULE = "jdk.incubator.vector";
@@ -22,7 +22,8 @@ public final class SimdBackend implements KernelBackend {
   public KernelFamilies load() {
     Optional<Module> module = ModuleLayer.boot().findModule(MODULE);
     if (module.isEmpty()) {
-      throw new BackendUnavailableException("the " + MODULE + " module is not in this JVM",
+      throw new BackendUnavailableException(
+          "the " + MODULE + " module is not in this JVM",
           "pass --add-modules " + MODULE + " to java (./largecat and the Maven build do)");
     }
     return SimdKernels.create();

@@ -7,30 +7,35 @@ import org.largecat.kernel.scalar.ScalarMatrixOps;
 /**
  * gemm and syrk on the Vector API, in the GotoBLAS / BLIS layout: op(B) is packed, in double, into
  * panels of {@value #KC} rows by {@link #NR} columns that stay in L1 (unless C has too few rows to
- * reuse them, when a double B is read in place), and one register-blocked kernel
- * keeps a {@value #MR} x {@link #NR} tile of C in 16 accumulators while it runs down the panel. Both
- * storages share that kernel: float operands are widened as they are packed, so a float product sums
- * in double and is rounded to float once per panel of {@value #KC}. The Cholesky solve updates whole
- * rows of right-hand sides with vector fmas; gemv and the Cholesky factor (M x M, M the covariates)
- * are the scalar reference's.
+ * reuse them, when a double B is read in place), and one register-blocked kernel keeps a {@value
+ * #MR} x {@link #NR} tile of C in 16 accumulators while it runs down the panel. Both storages share
+ * that kernel: float operands are widened as they are packed, so a float product sums in double and
+ * is rounded to float once per panel of {@value #KC}. The Cholesky solve updates whole rows of
+ * right-hand sides with vector fmas; gemv and the Cholesky factor (M x M, M the covariates) are the
+ * scalar reference's.
  *
- * <p>Why a Java gemm beside BLAS: OpenBLAS picks its kernels from the CPU it recognises, and Debian's
- * 0.3.21 runs CPUs newer than itself on older kernels (bin/openblas-env.sh), while
- * this kernel runs at the width the JVM finds. A double A is read in place, a row of four broadcast
- * from its strides; tiles that C does not fill (edges, the float storage, the diagonal of syrk) go
+ * <p>Why a Java gemm beside BLAS: OpenBLAS picks its kernels from the CPU it recognises, and
+ * Debian's 0.3.21 runs CPUs newer than itself on older kernels (bin/openblas-env.sh), while this
+ * kernel runs at the width the JVM finds. A double A is read in place, a row of four broadcast from
+ * its strides; tiles that C does not fill (edges, the float storage, the diagonal of syrk) go
  * through a scratch tile.
  */
 final class SimdMatrixOps extends ScalarMatrixOps {
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
   private static final int L = D.length();
+
   /** Rows of a tile of C. */
   private static final int MR = 4;
+
   /** Columns of a tile of C: four vectors, so that a tile is 16 accumulators. */
   private static final int NR = 4 * L;
+
   /** Rows of op(B) per packed panel: a KC x NR panel is 32 KB at 512 bits, within L1. */
   private static final int KC = 128;
+
   /** Columns of op(B) packed at a time (KC x NC doubles, 256 KB: L2). */
   private static final int NC = 256;
+
   /** Rows of C per pass over the packed columns, so that their rows of A stay in cache. */
   private static final int MC = 64;
 
@@ -44,22 +49,94 @@ final class SimdMatrixOps extends ScalarMatrixOps {
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, double alpha,
-      double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double beta, double[] c, int cOff, int ldc) {
-    product(m, n, k, alpha, a, aOff, transA ? 1 : lda, transA ? lda : 1, b, bOff, transB ? 1 : ldb, transB ? ldb : 1,
-        beta, c, cOff, ldc, false);
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double[] b,
+      int bOff,
+      int ldb,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
+    product(
+        m,
+        n,
+        k,
+        alpha,
+        a,
+        aOff,
+        transA ? 1 : lda,
+        transA ? lda : 1,
+        b,
+        bOff,
+        transB ? 1 : ldb,
+        transB ? ldb : 1,
+        beta,
+        c,
+        cOff,
+        ldc,
+        false);
   }
 
   @Override
-  protected void gemmKernel(boolean transA, boolean transB, int m, int n, int k, float alpha,
-      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float beta, float[] c, int cOff, int ldc) {
-    product(m, n, k, alpha, a, aOff, transA ? 1 : lda, transA ? lda : 1, b, bOff, transB ? 1 : ldb, transB ? ldb : 1,
-        beta, c, cOff, ldc, false);
+  protected void gemmKernel(
+      boolean transA,
+      boolean transB,
+      int m,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float[] b,
+      int bOff,
+      int ldb,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
+    product(
+        m,
+        n,
+        k,
+        alpha,
+        a,
+        aOff,
+        transA ? 1 : lda,
+        transA ? lda : 1,
+        b,
+        bOff,
+        transB ? 1 : ldb,
+        transB ? ldb : 1,
+        beta,
+        c,
+        cOff,
+        ldc,
+        false);
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, double alpha, double[] a, int aOff, int lda,
-      double beta, double[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      double alpha,
+      double[] a,
+      int aOff,
+      int lda,
+      double beta,
+      double[] c,
+      int cOff,
+      int ldc) {
     // op(A) op(A)^T: the second factor is op(A) read with its strides swapped.
     int row = trans ? 1 : lda;
     int col = trans ? lda : 1;
@@ -67,8 +144,18 @@ final class SimdMatrixOps extends ScalarMatrixOps {
   }
 
   @Override
-  protected void syrkKernel(boolean trans, int n, int k, float alpha, float[] a, int aOff, int lda,
-      float beta, float[] c, int cOff, int ldc) {
+  protected void syrkKernel(
+      boolean trans,
+      int n,
+      int k,
+      float alpha,
+      float[] a,
+      int aOff,
+      int lda,
+      float beta,
+      float[] c,
+      int cOff,
+      int ldc) {
     int row = trans ? 1 : lda;
     int col = trans ? lda : 1;
     product(n, n, k, alpha, a, aOff, row, col, a, aOff, col, row, beta, c, cOff, ldc, true);
@@ -79,13 +166,30 @@ final class SimdMatrixOps extends ScalarMatrixOps {
    * b[bOff + p * bRow + j * bCol]; a, b and c are double[] or float[]. With lower, only C's lower
    * triangle (j <= i) is read or written.
    */
-  private static void product(int m, int n, int k, double alpha, Object a, int aOff, int aRow, int aCol,
-      Object b, int bOff, int bRow, int bCol, double beta, Object c, int cOff, int ldc, boolean lower) {
+  private static void product(
+      int m,
+      int n,
+      int k,
+      double alpha,
+      Object a,
+      int aOff,
+      int aRow,
+      int aCol,
+      Object b,
+      int bOff,
+      int bRow,
+      int bCol,
+      double beta,
+      Object c,
+      int cOff,
+      int ldc,
+      boolean lower) {
     scale(c, cOff, ldc, m, n, beta, lower);
     Workspace w = WORKSPACES.get();
     double[] direct = a instanceof double[] d ? d : null;
     // With few rows of C, each packed panel would serve one or two tiles and packing would cost as
-    // much as the product: a double B with unit column stride is then read in place, its whole panels
+    // much as the product: a double B with unit column stride is then read in place, its whole
+    // panels
     // at their row stride, and only a last partial panel is packed (with its zero columns).
     double[] directB = b instanceof double[] d && bCol == 1 && m <= 2 * MR ? d : null;
     for (int p0 = 0; p0 < k; p0 += KC) {
@@ -124,7 +228,8 @@ final class SimdMatrixOps extends ScalarMatrixOps {
               }
               int rows = Math.min(MR, m - i);
               int cols = Math.min(NR, n - j);
-              // Rows of A: in place for a double A (a short last group packed with zero rows), else packed.
+              // Rows of A: in place for a double A (a short last group packed with zero rows), else
+              // packed.
               double[] as = w.a;
               int ao = ir * kc;
               int rs = kc;
@@ -138,12 +243,23 @@ final class SimdMatrixOps extends ScalarMatrixOps {
                 packA(direct, aOff + i * aRow + p0 * aCol, aRow, aCol, rows, kc, w.a);
                 ao = 0;
               }
-              if (c instanceof double[] cd && rows == MR && cols == NR && !(lower && j + NR > i + 1)) {
+              if (c instanceof double[] cd
+                  && rows == MR
+                  && cols == NR
+                  && !(lower && j + NR > i + 1)) {
                 kernel(kc, as, ao, rs, cs, bs, bo, bStep, alpha, cd, cOff + i * ldc + j, ldc);
               } else {
                 java.util.Arrays.fill(w.tile, -0.0);
                 kernel(kc, as, ao, rs, cs, bs, bo, bStep, 1, w.tile, 0, NR);
-                add(w.tile, rows, cols, lower ? i - j : Integer.MAX_VALUE, alpha, c, cOff + i * ldc + j, ldc);
+                add(
+                    w.tile,
+                    rows,
+                    cols,
+                    lower ? i - j : Integer.MAX_VALUE,
+                    alpha,
+                    c,
+                    cOff + i * ldc + j,
+                    ldc);
               }
             }
           }
@@ -153,9 +269,9 @@ final class SimdMatrixOps extends ScalarMatrixOps {
   }
 
   /**
-   * C = beta C over the m x n matrix (its lower triangle with lower), so that the products only add:
-   * beta 0 writes -0, which adding leaves every sum as it is, +0 and -0 included, and C is not read.
-   * beta C rounds as in the reference's fma(alpha, sum, beta C).
+   * C = beta C over the m x n matrix (its lower triangle with lower), so that the products only
+   * add: beta 0 writes -0, which adding leaves every sum as it is, +0 and -0 included, and C is not
+   * read. beta C rounds as in the reference's fma(alpha, sum, beta C).
    */
   private static void scale(Object c, int cOff, int ldc, int m, int n, double beta, boolean lower) {
     if (beta == 1) {
@@ -181,10 +297,22 @@ final class SimdMatrixOps extends ScalarMatrixOps {
 
   /**
    * The tile C[0 .. MR) x [0 .. NR) at c[cOff] (leading dimension ldc) += alpha A B over kc steps,
-   * A(r, p) = a[aOff + r * rs + p * cs], B(p, q) = b[bOff + p * bStep + q] (a packed panel: bStep NR).
+   * A(r, p) = a[aOff + r * rs + p * cs], B(p, q) = b[bOff + p * bStep + q] (a packed panel: bStep
+   * NR).
    */
-  private static void kernel(int kc, double[] a, int aOff, int rs, int cs, double[] b, int bOff, int bStep,
-      double alpha, double[] c, int cOff, int ldc) {
+  private static void kernel(
+      int kc,
+      double[] a,
+      int aOff,
+      int rs,
+      int cs,
+      double[] b,
+      int bOff,
+      int bStep,
+      double alpha,
+      double[] c,
+      int cOff,
+      int ldc) {
     DoubleVector c00 = DoubleVector.zero(D);
     DoubleVector c01 = c00;
     DoubleVector c02 = c00;
@@ -254,7 +382,8 @@ final class SimdMatrixOps extends ScalarMatrixOps {
    * C[r][q] = fma(alpha, tile[r][q], C[r][q]) for the tile's first rows x cols, only where q <= r +
    * diagonal (syrk's lower triangle); c is double[] or float[].
    */
-  private static void add(double[] tile, int rows, int cols, int diagonal, double alpha, Object c, int cOff, int ldc) {
+  private static void add(
+      double[] tile, int rows, int cols, int diagonal, double alpha, Object c, int cOff, int ldc) {
     for (int r = 0; r < rows; r++) {
       int last = (int) Math.min(cols, (long) r + diagonal + 1);
       int at = cOff + r * ldc;
@@ -323,26 +452,41 @@ final class SimdMatrixOps extends ScalarMatrixOps {
   }
 
   @Override
-  protected void choleskySolveKernel(int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
-    // The reference's substitutions, each row of B finished in registers a vector of columns at a time:
+  protected void choleskySolveKernel(
+      int n, int nrhs, double[] l, int lOff, int ldl, double[] b, int bOff, int ldb) {
+    // The reference's substitutions, each row of B finished in registers a vector of columns at a
+    // time:
     // the same fmas in the same order, so the same result, with row i of B loaded and stored once.
     for (int i = 0; i < n; i++) {
       substitute(i, 0, i, l, lOff + i * ldl, 1, l[lOff + i * ldl + i], nrhs, b, bOff, ldb);
     }
     for (int i = n - 1; i >= 0; i--) {
-      substitute(i, i + 1, n, l, lOff + (i + 1) * ldl + i, ldl, l[lOff + i * ldl + i], nrhs, b, bOff, ldb);
+      substitute(
+          i, i + 1, n, l, lOff + (i + 1) * ldl + i, ldl, l[lOff + i * ldl + i], nrhs, b, bOff, ldb);
     }
   }
 
   /** Row i of B = (row i - sum over p in [from, to) of l[lAt + (p - from) * lStep] row p) / lii. */
-  private static void substitute(int i, int from, int to, double[] l, int lAt, int lStep, double lii, int nrhs,
-      double[] b, int bOff, int ldb) {
+  private static void substitute(
+      int i,
+      int from,
+      int to,
+      double[] l,
+      int lAt,
+      int lStep,
+      double lii,
+      int nrhs,
+      double[] b,
+      int bOff,
+      int ldb) {
     int rowB = bOff + i * ldb;
     int r = 0;
     for (; r <= nrhs - L; r += L) {
       DoubleVector v = DoubleVector.fromArray(D, b, rowB + r);
       for (int p = from, at = lAt; p < to; p++, at += lStep) {
-        v = DoubleVector.fromArray(D, b, bOff + p * ldb + r).fma(DoubleVector.broadcast(D, -l[at]), v);
+        v =
+            DoubleVector.fromArray(D, b, bOff + p * ldb + r)
+                .fma(DoubleVector.broadcast(D, -l[at]), v);
       }
       v.div(lii).intoArray(b, rowB + r);
     }

@@ -16,10 +16,11 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 final class SimdVectorOps extends ScalarVectorOps {
   private static final VectorSpecies<Float> F = SimdWidth.FLOATS;
   private static final VectorSpecies<Double> D = SimdWidth.DOUBLES;
+
   /**
    * Floats as many as D has lanes, to widen into one double vector. The widening is written out at
-   * each use: a helper returning a vector, left out of line when a caller's inlining budget runs out,
-   * boxes every vector it returns, which makes the dot slower than scalar.
+   * each use: a helper returning a vector, left out of line when a caller's inlining budget runs
+   * out, boxes every vector it returns, which makes the dot slower than scalar.
    */
   private static final VectorSpecies<Float> FH = SimdWidth.FLOATS_PER_DOUBLES;
 
@@ -32,18 +33,29 @@ final class SimdVectorOps extends ScalarVectorOps {
     DoubleVector acc3 = DoubleVector.zero(D);
     int i = 0;
     for (; i <= n - 4 * step; i += 4 * step) {
-      acc0 = ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i).castShape(D, 0))
-          .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i).castShape(D, 0), acc0);
-      acc1 = ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + step).castShape(D, 0))
-          .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i + step).castShape(D, 0), acc1);
-      acc2 = ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + 2 * step).castShape(D, 0))
-          .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i + 2 * step).castShape(D, 0), acc2);
-      acc3 = ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + 3 * step).castShape(D, 0))
-          .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i + 3 * step).castShape(D, 0), acc3);
+      acc0 =
+          ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i).castShape(D, 0))
+              .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i).castShape(D, 0), acc0);
+      acc1 =
+          ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + step).castShape(D, 0))
+              .fma(
+                  (DoubleVector) FloatVector.fromArray(FH, y, yOff + i + step).castShape(D, 0),
+                  acc1);
+      acc2 =
+          ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + 2 * step).castShape(D, 0))
+              .fma(
+                  (DoubleVector) FloatVector.fromArray(FH, y, yOff + i + 2 * step).castShape(D, 0),
+                  acc2);
+      acc3 =
+          ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i + 3 * step).castShape(D, 0))
+              .fma(
+                  (DoubleVector) FloatVector.fromArray(FH, y, yOff + i + 3 * step).castShape(D, 0),
+                  acc3);
     }
     for (; i <= n - step; i += step) {
-      acc0 = ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i).castShape(D, 0))
-          .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i).castShape(D, 0), acc0);
+      acc0 =
+          ((DoubleVector) FloatVector.fromArray(FH, x, xOff + i).castShape(D, 0))
+              .fma((DoubleVector) FloatVector.fromArray(FH, y, yOff + i).castShape(D, 0), acc0);
     }
     double sum = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
@@ -61,13 +73,21 @@ final class SimdVectorOps extends ScalarVectorOps {
     DoubleVector acc3 = DoubleVector.zero(D);
     int i = 0;
     for (; i <= n - 4 * step; i += 4 * step) {
-      acc0 = DoubleVector.fromArray(D, x, xOff + i).fma(DoubleVector.fromArray(D, y, yOff + i), acc0);
-      acc1 = DoubleVector.fromArray(D, x, xOff + i + step).fma(DoubleVector.fromArray(D, y, yOff + i + step), acc1);
-      acc2 = DoubleVector.fromArray(D, x, xOff + i + 2 * step).fma(DoubleVector.fromArray(D, y, yOff + i + 2 * step), acc2);
-      acc3 = DoubleVector.fromArray(D, x, xOff + i + 3 * step).fma(DoubleVector.fromArray(D, y, yOff + i + 3 * step), acc3);
+      acc0 =
+          DoubleVector.fromArray(D, x, xOff + i).fma(DoubleVector.fromArray(D, y, yOff + i), acc0);
+      acc1 =
+          DoubleVector.fromArray(D, x, xOff + i + step)
+              .fma(DoubleVector.fromArray(D, y, yOff + i + step), acc1);
+      acc2 =
+          DoubleVector.fromArray(D, x, xOff + i + 2 * step)
+              .fma(DoubleVector.fromArray(D, y, yOff + i + 2 * step), acc2);
+      acc3 =
+          DoubleVector.fromArray(D, x, xOff + i + 3 * step)
+              .fma(DoubleVector.fromArray(D, y, yOff + i + 3 * step), acc3);
     }
     for (; i <= n - step; i += step) {
-      acc0 = DoubleVector.fromArray(D, x, xOff + i).fma(DoubleVector.fromArray(D, y, yOff + i), acc0);
+      acc0 =
+          DoubleVector.fromArray(D, x, xOff + i).fma(DoubleVector.fromArray(D, y, yOff + i), acc0);
     }
     double sum = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
@@ -81,7 +101,9 @@ final class SimdVectorOps extends ScalarVectorOps {
     FloatVector av = FloatVector.broadcast(F, a);
     int i = 0;
     for (; i <= n - F.length(); i += F.length()) {
-      FloatVector.fromArray(F, x, xOff + i).fma(av, FloatVector.fromArray(F, y, yOff + i)).intoArray(y, yOff + i);
+      FloatVector.fromArray(F, x, xOff + i)
+          .fma(av, FloatVector.fromArray(F, y, yOff + i))
+          .intoArray(y, yOff + i);
     }
     for (; i < n; i++) {
       y[yOff + i] = Math.fma(a, x[xOff + i], y[yOff + i]);
@@ -93,7 +115,9 @@ final class SimdVectorOps extends ScalarVectorOps {
     DoubleVector av = DoubleVector.broadcast(D, a);
     int i = 0;
     for (; i <= n - D.length(); i += D.length()) {
-      DoubleVector.fromArray(D, x, xOff + i).fma(av, DoubleVector.fromArray(D, y, yOff + i)).intoArray(y, yOff + i);
+      DoubleVector.fromArray(D, x, xOff + i)
+          .fma(av, DoubleVector.fromArray(D, y, yOff + i))
+          .intoArray(y, yOff + i);
     }
     for (; i < n; i++) {
       y[yOff + i] = Math.fma(a, x[xOff + i], y[yOff + i]);
@@ -123,16 +147,29 @@ final class SimdVectorOps extends ScalarVectorOps {
   }
 
   @Override
-  protected void gatherDotSparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      int[] indices, float[] values, int nzOff, int nnz, double[] out, int outOff) {
+  protected void gatherDotSparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz,
+      double[] out,
+      int outOff) {
     int step = D.length();
     for (int r = 0; r < count; r++) {
       int row = rows[rowsOff + r] * d;
       DoubleVector acc = DoubleVector.zero(D);
       int j = 0;
       for (; j <= nnz - step; j += step) {
-        DoubleVector wv = (DoubleVector) FloatVector.fromArray(FH, w, row, indices, nzOff + j).castShape(D, 0);
-        acc = wv.fma((DoubleVector) FloatVector.fromArray(FH, values, nzOff + j).castShape(D, 0), acc);
+        DoubleVector wv =
+            (DoubleVector) FloatVector.fromArray(FH, w, row, indices, nzOff + j).castShape(D, 0);
+        acc =
+            wv.fma(
+                (DoubleVector) FloatVector.fromArray(FH, values, nzOff + j).castShape(D, 0), acc);
       }
       double sum = acc.reduceLanes(VectorOperators.ADD);
       for (; j < nnz; j++) {
@@ -144,13 +181,23 @@ final class SimdVectorOps extends ScalarVectorOps {
 
   /** Each vector of y stays in a register across the rows: one load and store, not one a row. */
   @Override
-  protected void gatherAxpyKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, float[] y, int yOff) {
+  protected void gatherAxpyKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      float[] y,
+      int yOff) {
     int j = 0;
     for (; j <= d - F.length(); j += F.length()) {
       FloatVector acc = FloatVector.fromArray(F, y, yOff + j);
       for (int i = 0; i < count; i++) {
-        acc = FloatVector.fromArray(F, w, rows[rowsOff + i] * d + j).fma(FloatVector.broadcast(F, coef[coefOff + i]), acc);
+        acc =
+            FloatVector.fromArray(F, w, rows[rowsOff + i] * d + j)
+                .fma(FloatVector.broadcast(F, coef[coefOff + i]), acc);
       }
       acc.intoArray(y, yOff + j);
     }
@@ -164,8 +211,18 @@ final class SimdVectorOps extends ScalarVectorOps {
   }
 
   @Override
-  protected void scatterAxpySparseKernel(float[] w, int d, int[] rows, int rowsOff, int count,
-      float[] coef, int coefOff, int[] indices, float[] values, int nzOff, int nnz) {
+  protected void scatterAxpySparseKernel(
+      float[] w,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] coef,
+      int coefOff,
+      int[] indices,
+      float[] values,
+      int nzOff,
+      int nnz) {
     int step = F.length();
     for (int r = 0; r < count; r++) {
       int row = rows[rowsOff + r] * d;
@@ -176,7 +233,9 @@ final class SimdVectorOps extends ScalarVectorOps {
       // of one scatter write the same element.
       for (; j <= nnz - step; j += step) {
         FloatVector wv = FloatVector.fromArray(F, w, row, indices, nzOff + j);
-        FloatVector.fromArray(F, values, nzOff + j).fma(cv, wv).intoArray(w, row, indices, nzOff + j);
+        FloatVector.fromArray(F, values, nzOff + j)
+            .fma(cv, wv)
+            .intoArray(w, row, indices, nzOff + j);
       }
       for (; j < nnz; j++) {
         int at = row + indices[nzOff + j];
@@ -190,7 +249,9 @@ final class SimdVectorOps extends ScalarVectorOps {
     DoubleVector max = DoubleVector.broadcast(D, Double.NEGATIVE_INFINITY);
     int i = 0;
     for (; i <= n - D.length(); i += D.length()) {
-      max = max.lanewise(VectorOperators.MAX, DoubleVector.fromArray(D, v, vOff + i)); // MAX propagates NaN
+      max =
+          max.lanewise(
+              VectorOperators.MAX, DoubleVector.fromArray(D, v, vOff + i)); // MAX propagates NaN
     }
     double result = max.reduceLanes(VectorOperators.MAX);
     for (; i < n; i++) {
@@ -206,11 +267,17 @@ final class SimdVectorOps extends ScalarVectorOps {
     int step = D.length();
     int i = 0;
     for (; i <= n - 2 * step; i += 2 * step) {
-      acc0 = acc0.add(DoubleVector.fromArray(D, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP));
-      acc1 = acc1.add(DoubleVector.fromArray(D, v, vOff + i + step).sub(shift).lanewise(VectorOperators.EXP));
+      acc0 =
+          acc0.add(DoubleVector.fromArray(D, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP));
+      acc1 =
+          acc1.add(
+              DoubleVector.fromArray(D, v, vOff + i + step)
+                  .sub(shift)
+                  .lanewise(VectorOperators.EXP));
     }
     for (; i <= n - step; i += step) {
-      acc0 = acc0.add(DoubleVector.fromArray(D, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP));
+      acc0 =
+          acc0.add(DoubleVector.fromArray(D, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP));
     }
     double sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
@@ -219,27 +286,37 @@ final class SimdVectorOps extends ScalarVectorOps {
     return sum;
   }
 
-  /** The Vector API's float exp, within 1 float ulp, a whole float vector (twice the lanes of double) at a time. */
+  /**
+   * The Vector API's float exp, within 1 float ulp, a whole float vector (twice the lanes of
+   * double) at a time.
+   */
   @Override
   protected void expKernel(int n, float[] x, int xOff, float[] out, int outOff) {
     int i = 0;
     for (; i <= n - F.length(); i += F.length()) {
-      FloatVector.fromArray(F, x, xOff + i).lanewise(VectorOperators.EXP).intoArray(out, outOff + i);
+      FloatVector.fromArray(F, x, xOff + i)
+          .lanewise(VectorOperators.EXP)
+          .intoArray(out, outOff + i);
     }
     super.expKernel(n - i, x, xOff + i, out, outOff + i);
   }
 
-  /** Float exponentials a whole float vector at a time, each half widened into its own double accumulator. */
+  /**
+   * Float exponentials a whole float vector at a time, each half widened into its own double
+   * accumulator.
+   */
   @Override
   protected double sumExpKernel(int n, float[] v, int vOff, float shift) {
     DoubleVector acc0 = DoubleVector.zero(D);
     DoubleVector acc1 = DoubleVector.zero(D);
     int i = 0;
     for (; i <= n - F.length(); i += F.length()) {
-      FloatVector e = FloatVector.fromArray(F, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP);
+      FloatVector e =
+          FloatVector.fromArray(F, v, vOff + i).sub(shift).lanewise(VectorOperators.EXP);
       acc0 = acc0.add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 0));
       acc1 = acc1.add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 1));
     }
-    return acc0.add(acc1).reduceLanes(VectorOperators.ADD) + super.sumExpKernel(n - i, v, vOff + i, shift);
+    return acc0.add(acc1).reduceLanes(VectorOperators.ADD)
+        + super.sumExpKernel(n - i, v, vOff + i, shift);
   }
 }

@@ -8,7 +8,9 @@ import jdk.incubator.vector.VectorShape;
 import org.junit.jupiter.api.Test;
 import org.largecat.kernel.KernelFamilies;
 
-/** The width cap of each test run really took effect, so each run covers the machine it emulates. */
+/**
+ * The width cap of each test run really took effect, so each run covers the machine it emulates.
+ */
 class SimdWidthTest {
 
   @Test
@@ -22,7 +24,8 @@ class SimdWidthTest {
     assertEquals(SimdWidth.DOUBLES.length(), SimdWidth.FLOATS_PER_DOUBLES.length());
     KernelFamilies families = SimdKernels.create();
     System.out.println("simd backend runs " + families.detail());
-    // Every run here offers every simd family: the 128-bit run asks for the masked ones, so that the
+    // Every run here offers every simd family: the 128-bit run asks for the masked ones, so that
+    // the
     // code other architectures run at two lanes stays cross-validated.
     assertTrue(families.specialFunctions() instanceof SimdSpecialFunctions);
     assertTrue(families.implicitUpdates() instanceof SimdImplicitUpdates);

@@ -9,7 +9,9 @@ import java.util.Locale;
 record Host(String osName, String osArch, boolean nativeAccessEnabled) {
 
   static Host current() {
-    return new Host(System.getProperty("os.name"), System.getProperty("os.arch"),
+    return new Host(
+        System.getProperty("os.name"),
+        System.getProperty("os.arch"),
         Host.class.getModule().isNativeAccessEnabled());
   }
 
@@ -17,13 +19,17 @@ record Host(String osName, String osArch, boolean nativeAccessEnabled) {
     return osName.startsWith("Linux");
   }
 
-  /** The directory name build-native.sh uses for this machine, {@code uname -s}-{@code uname -m}, e.g. linux-x86_64. */
+  /**
+   * The directory name build-native.sh uses for this machine, {@code uname -s}-{@code uname -m},
+   * e.g. linux-x86_64.
+   */
   String platform() {
-    String arch = switch (osArch) {
-      case "amd64", "x86_64" -> "x86_64";
-      case "arm64", "aarch64" -> "aarch64";
-      default -> osArch;
-    };
+    String arch =
+        switch (osArch) {
+          case "amd64", "x86_64" -> "x86_64";
+          case "arm64", "aarch64" -> "aarch64";
+          default -> osArch;
+        };
     return osName.toLowerCase(Locale.ROOT).split(" ")[0] + "-" + arch;
   }
 }

@@ -23,7 +23,8 @@ final class NativeLibrary {
   private static final System.Logger LOG = System.getLogger(NativeLibrary.class.getPackageName());
 
   /** The loaded library, or why there is none. */
-  private record State(SymbolLookup symbols, String isa, List<String> builds, BackendUnavailableException problem) {}
+  private record State(
+      SymbolLookup symbols, String isa, List<String> builds, BackendUnavailableException problem) {}
 
   private static final State STATE = load();
 
@@ -36,15 +37,23 @@ final class NativeLibrary {
       try {
         symbols = SymbolLookup.libraryLookup(file, Arena.global());
       } catch (IllegalArgumentException e) {
-        throw new BackendUnavailableException("liblargecat could not be loaded: " + e.getMessage(),
-            "rebuild largecat on this machine (./mvnw package)", e);
+        throw new BackendUnavailableException(
+            "liblargecat could not be loaded: " + e.getMessage(),
+            "rebuild largecat on this machine (./mvnw package)",
+            e);
       }
       List<String> builds = Arrays.asList(callString(symbols, "largecat_isas").split(" "));
       int best = callInt(symbols, "largecat_best_runnable_isa");
       String isa = builds.get(Math.max(best, cap(builds)));
-      LOG.log(System.Logger.Level.INFO, "largecat native backend: " + isa + " kernels of liblargecat (builds "
-          + String.join(", ", builds) + "; this CPU runs " + String.join(", ", builds.subList(best, builds.size()))
-          + ")");
+      LOG.log(
+          System.Logger.Level.INFO,
+          "largecat native backend: "
+              + isa
+              + " kernels of liblargecat (builds "
+              + String.join(", ", builds)
+              + "; this CPU runs "
+              + String.join(", ", builds.subList(best, builds.size()))
+              + ")");
       return new State(symbols, isa, builds, null);
     } catch (BackendUnavailableException e) {
       return new State(null, null, null, e);
@@ -59,8 +68,13 @@ final class NativeLibrary {
     }
     int i = builds.indexOf(cap.trim());
     if (i < 0) {
-      throw new BackendUnavailableException(MAX_ISA_PROPERTY + "=" + cap + " names no build of liblargecat",
-          "set " + MAX_ISA_PROPERTY + " to one of " + String.join(", ", builds) + ", or leave it unset");
+      throw new BackendUnavailableException(
+          MAX_ISA_PROPERTY + "=" + cap + " names no build of liblargecat",
+          "set "
+              + MAX_ISA_PROPERTY
+              + " to one of "
+              + String.join(", ", builds)
+              + ", or leave it unset");
     }
     return i;
   }
@@ -86,22 +100,37 @@ final class NativeLibrary {
   }
 
   /**
-   * A downcall handle to the chosen build of a kernel, e.g. "dot_float" binds largecat_dot_float_avx512.
+   * A downcall handle to the chosen build of a kernel, e.g. "dot_float" binds
+   * largecat_dot_float_avx512.
    *
-   * @throws BackendUnavailableException if the library lacks it (built from other sources than these classes)
+   * @throws BackendUnavailableException if the library lacks it (built from other sources than
+   *     these classes)
    */
   static MethodHandle kernel(String name, FunctionDescriptor descriptor) {
     require();
-    return Linker.nativeLinker().downcallHandle(find(STATE.symbols(), "largecat_" + name + "_" + STATE.isa()),
-        descriptor, Linker.Option.critical(true));
+    return Linker.nativeLinker()
+        .downcallHandle(
+            find(STATE.symbols(), "largecat_" + name + "_" + STATE.isa()),
+            descriptor,
+            Linker.Option.critical(true));
   }
 
   private static MemorySegment find(SymbolLookup symbols, String symbol) {
-    return symbols.find(symbol).orElseThrow(() -> new BackendUnavailableException("liblargecat has no " + symbol
-        + ": it was built from other sources than these classes", "rebuild largecat (./mvnw package)"));
+    return symbols
+        .find(symbol)
+        .orElseThrow(
+            () ->
+                new BackendUnavailableException(
+                    "liblargecat has no "
+                        + symbol
+                        + ": it was built from other sources than these classes",
+                    "rebuild largecat (./mvnw package)"));
   }
 
-  /** What a failed {@code invokeExact} threw, as an unchecked exception (downcalls throw nothing checked). */
+  /**
+   * What a failed {@code invokeExact} threw, as an unchecked exception (downcalls throw nothing
+   * checked).
+   */
   static RuntimeException rethrow(Throwable t) {
     if (t instanceof RuntimeException r) {
       return r;
@@ -113,7 +142,9 @@ final class NativeLibrary {
   }
 
   private static String callString(SymbolLookup symbols, String name) {
-    MethodHandle h = Linker.nativeLinker().downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.ADDRESS));
+    MethodHandle h =
+        Linker.nativeLinker()
+            .downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.ADDRESS));
     try {
       return ((MemorySegment) h.invokeExact()).reinterpret(Long.MAX_VALUE).getString(0);
     } catch (Throwable t) {
@@ -122,7 +153,9 @@ final class NativeLibrary {
   }
 
   private static int callInt(SymbolLookup symbols, String name) {
-    MethodHandle h = Linker.nativeLinker().downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    MethodHandle h =
+        Linker.nativeLinker()
+            .downcallHandle(find(symbols, name), FunctionDescriptor.of(ValueLayout.JAVA_INT));
     try {
       return (int) h.invokeExact();
     } catch (Throwable t) {

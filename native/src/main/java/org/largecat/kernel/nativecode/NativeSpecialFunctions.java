@@ -12,8 +12,8 @@ import org.largecat.kernel.scalar.ScalarSpecialFunctions;
 /**
  * Special functions in C (liblargecat, kernels/special_functions.c), vectorised: exp, log-sigmoid,
  * log Phi, phi/Phi, the truncated-normal moments, Lambert W0 and W0(e^x); the other functions are
- * the scalar reference's. Each kernel is a constant of its own, so that the JIT inlines the call and
- * allocates nothing for the array arguments.
+ * the scalar reference's. Each kernel is a constant of its own, so that the JIT inlines the call
+ * and allocates nothing for the array arguments.
  */
 final class NativeSpecialFunctions extends ScalarSpecialFunctions {
   private static final MethodHandle EXP = kernel("exp");
@@ -22,19 +22,23 @@ final class NativeSpecialFunctions extends ScalarSpecialFunctions {
   private static final MethodHandle NORMAL_MILLS_RATIO = kernel("normal_mills_ratio");
   private static final MethodHandle MEAN_POSITIVE = kernel("truncated_normal_mean_positive");
   private static final MethodHandle MEAN_NEGATIVE = kernel("truncated_normal_mean_negative");
-  private static final MethodHandle VARIANCE_POSITIVE = kernel("truncated_normal_variance_positive");
-  private static final MethodHandle VARIANCE_NEGATIVE = kernel("truncated_normal_variance_negative");
+  private static final MethodHandle VARIANCE_POSITIVE =
+      kernel("truncated_normal_variance_positive");
+  private static final MethodHandle VARIANCE_NEGATIVE =
+      kernel("truncated_normal_variance_negative");
   private static final MethodHandle ENTROPY_POSITIVE = kernel("truncated_normal_entropy_positive");
   private static final MethodHandle ENTROPY_NEGATIVE = kernel("truncated_normal_entropy_negative");
   private static final MethodHandle LAMBERT_W0 = kernel("lambert_w0");
   private static final MethodHandle WRIGHT_OMEGA = kernel("wright_omega");
 
   private static MethodHandle kernel(String name) {
-    return NativeLibrary.kernel(name, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
+    return NativeLibrary.kernel(
+        name, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
   }
 
   @Override
-  protected void applyKernel(ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
+  protected void applyKernel(
+      ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
     switch (f) {
       case EXP -> apply(EXP, n, x, xOff, out, outOff);
       case LOG_SIGMOID -> apply(LOG_SIGMOID, n, x, xOff, out, outOff);
@@ -52,7 +56,8 @@ final class NativeSpecialFunctions extends ScalarSpecialFunctions {
     }
   }
 
-  private static void apply(MethodHandle kernel, int n, double[] x, int xOff, double[] out, int outOff) {
+  private static void apply(
+      MethodHandle kernel, int n, double[] x, int xOff, double[] out, int outOff) {
     try {
       kernel.invokeExact(n, MemorySegment.ofArray(x), xOff, MemorySegment.ofArray(out), outOff);
     } catch (Throwable t) {

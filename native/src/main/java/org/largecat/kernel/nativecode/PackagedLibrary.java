@@ -11,16 +11,17 @@ import java.util.function.Function;
 import org.largecat.kernel.BackendUnavailableException;
 
 /**
- * Finds liblargecat among the resources of this module, where build-native.sh put it
- * ({@code /native/linux-x86_64/liblargecat.so}), and copies it to a file the dynamic linker can open;
- * or says why it cannot run here: wrong OS, native access not enabled, or no library for this
- * platform (with the reason build-native.sh left in {@code NOT-BUILT} when it could not build one).
+ * Finds liblargecat among the resources of this module, where build-native.sh put it ({@code
+ * /native/linux-x86_64/liblargecat.so}), and copies it to a file the dynamic linker can open; or
+ * says why it cannot run here: wrong OS, native access not enabled, or no library for this platform
+ * (with the reason build-native.sh left in {@code NOT-BUILT} when it could not build one).
  */
 final class PackagedLibrary {
   static final String FILE_NAME = "liblargecat.so";
   static final String NOT_BUILT = "NOT-BUILT";
-  private static final String REBUILD = "install gcc (e.g. apt-get install gcc) and rebuild largecat on this machine"
-      + " (./mvnw package)";
+  private static final String REBUILD =
+      "install gcc (e.g. apt-get install gcc) and rebuild largecat on this machine"
+          + " (./mvnw package)";
 
   private PackagedLibrary() {}
 
@@ -37,11 +38,13 @@ final class PackagedLibrary {
    */
   static Path extract(Host host, Function<String, URL> resources) {
     if (!host.linux()) {
-      throw new BackendUnavailableException("the native backend runs on Linux only, and this is " + host.osName(),
+      throw new BackendUnavailableException(
+          "the native backend runs on Linux only, and this is " + host.osName(),
           "use the simd or scalar backend");
     }
     if (!host.nativeAccessEnabled()) {
-      throw new BackendUnavailableException("native access is not enabled for the largecat native module",
+      throw new BackendUnavailableException(
+          "native access is not enabled for the largecat native module",
           "pass --enable-native-access=ALL-UNNAMED to java (./largecat and the Maven build do; java -jar reads it"
               + " from the manifest)");
     }
@@ -50,11 +53,14 @@ final class PackagedLibrary {
     if (library == null) {
       URL marker = resources.apply(resource(platform, NOT_BUILT));
       if (marker != null) {
-        throw new BackendUnavailableException("liblargecat was not built for " + platform + ": " + read(marker),
-            REBUILD);
+        throw new BackendUnavailableException(
+            "liblargecat was not built for " + platform + ": " + read(marker), REBUILD);
       }
-      throw new BackendUnavailableException("this build of largecat has no liblargecat for " + platform
-          + " (it was built on another platform)", REBUILD);
+      throw new BackendUnavailableException(
+          "this build of largecat has no liblargecat for "
+              + platform
+              + " (it was built on another platform)",
+          REBUILD);
     }
     try (InputStream in = library.openStream()) {
       Path file = Files.createTempFile("liblargecat-", ".so");
@@ -62,8 +68,10 @@ final class PackagedLibrary {
       Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
       return file;
     } catch (IOException e) {
-      throw new BackendUnavailableException("could not copy liblargecat to a temporary file: " + e,
-          "make the directory in java.io.tmpdir writable, or point -Djava.io.tmpdir at one that is", e);
+      throw new BackendUnavailableException(
+          "could not copy liblargecat to a temporary file: " + e,
+          "make the directory in java.io.tmpdir writable, or point -Djava.io.tmpdir at one that is",
+          e);
     }
   }
 

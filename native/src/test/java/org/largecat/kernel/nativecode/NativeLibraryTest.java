@@ -22,13 +22,18 @@ import org.largecat.kernel.Kernels;
  */
 class NativeLibraryTest {
 
-  /** The build the kernel's CPU flags call for, by the same rule as cpu.c, read independently of it. */
+  /**
+   * The build the kernel's CPU flags call for, by the same rule as cpu.c, read independently of it.
+   */
   private static String expectedBest(List<String> builds) throws IOException {
     if (!builds.contains("avx512")) {
       return builds.get(0);
     }
-    String flags = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-        .filter(l -> l.startsWith("flags")).findFirst().orElseThrow();
+    String flags =
+        Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+            .filter(l -> l.startsWith("flags"))
+            .findFirst()
+            .orElseThrow();
     List<String> f = Arrays.asList(flags.substring(flags.indexOf(':') + 1).trim().split(" "));
     boolean avx2 = f.contains("avx2") && f.contains("fma");
     if (avx2 && f.containsAll(List.of("avx512f", "avx512dq", "avx512vl", "avx512bw"))) {
@@ -45,8 +50,13 @@ class NativeLibraryTest {
     String cap = System.getProperty(NativeLibrary.MAX_ISA_PROPERTY);
     int expected = cap == null ? best : Math.max(best, builds.indexOf(cap));
     assertEquals(builds.get(expected), NativeLibrary.isa());
-    System.out.println("native backend runs the " + NativeLibrary.isa() + " build of liblargecat (builds " + builds
-        + (cap == null ? "" : ", capped at " + cap) + ")");
+    System.out.println(
+        "native backend runs the "
+            + NativeLibrary.isa()
+            + " build of liblargecat (builds "
+            + builds
+            + (cap == null ? "" : ", capped at " + cap)
+            + ")");
   }
 
   @Test

@@ -28,33 +28,43 @@ class PackagedLibraryTest {
 
   @Test
   void notBuiltSaysWhyAndHowToFixIt() {
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-        () -> PackagedLibrary.extract(LINUX, tree("not-built")));
-    assertEquals("liblargecat was not built for linux-x86_64: gcc was not found on PATH when the native module was built",
+    BackendUnavailableException e =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> PackagedLibrary.extract(LINUX, tree("not-built")));
+    assertEquals(
+        "liblargecat was not built for linux-x86_64: gcc was not found on PATH when the native module was built",
         e.getMessage());
-    assertTrue(e.fix().contains("apt-get install gcc") && e.fix().contains("./mvnw package"), e.fix());
+    assertTrue(
+        e.fix().contains("apt-get install gcc") && e.fix().contains("./mvnw package"), e.fix());
   }
 
   @Test
   void noLibraryForThisPlatform() {
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-        () -> PackagedLibrary.extract(new Host("Linux", "riscv64", true), tree("packaged")));
+    BackendUnavailableException e =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> PackagedLibrary.extract(new Host("Linux", "riscv64", true), tree("packaged")));
     assertTrue(e.getMessage().contains("no liblargecat for linux-riscv64"), e.getMessage());
     assertTrue(e.fix().contains("rebuild"), e.fix());
   }
 
   @Test
   void otherOperatingSystems() {
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-        () -> PackagedLibrary.extract(new Host("Mac OS X", "aarch64", true), tree("packaged")));
+    BackendUnavailableException e =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> PackagedLibrary.extract(new Host("Mac OS X", "aarch64", true), tree("packaged")));
     assertEquals("the native backend runs on Linux only, and this is Mac OS X", e.getMessage());
     assertEquals("use the simd or scalar backend", e.fix());
   }
 
   @Test
   void nativeAccessNotEnabled() {
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-        () -> PackagedLibrary.extract(new Host("Linux", "amd64", false), tree("packaged")));
+    BackendUnavailableException e =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> PackagedLibrary.extract(new Host("Linux", "amd64", false), tree("packaged")));
     assertTrue(e.getMessage().contains("native access is not enabled"), e.getMessage());
     assertTrue(e.fix().contains("--enable-native-access=ALL-UNNAMED"), e.fix());
   }
@@ -62,8 +72,10 @@ class PackagedLibraryTest {
   @Test
   void packagedLibraryIsCopiedIntact() throws IOException {
     Path file = PackagedLibrary.extract(LINUX, tree("packaged"));
-    try (InputStream in = tree("packaged").apply(PackagedLibrary.resource("linux-x86_64", PackagedLibrary.FILE_NAME))
-        .openStream()) {
+    try (InputStream in =
+        tree("packaged")
+            .apply(PackagedLibrary.resource("linux-x86_64", PackagedLibrary.FILE_NAME))
+            .openStream()) {
       assertArrayEquals(in.readAllBytes(), Files.readAllBytes(file));
     }
     assertTrue(file.getFileName().toString().endsWith(".so"), file.toString());
