@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.largecat.bench.JmhResult;
+import org.largecat.bench.Verdict;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,14 +26,11 @@ import picocli.CommandLine.Parameters;
  * score over the current one), so above 1 is slower in every mode. A benchmark is SLOWER when the
  * ratio exceeds R and the difference exceeds the two JMH errors combined (√(e_b² + e_c²), each the
  * half-width of JMH's 99.9% interval, as time per operation); FASTER likewise below 1/R. R defaults
- * to {@value #DEFAULT_THRESHOLD}. Measured on this project's 2-core machine shared with other
- * builds: two short-profile runs back to back at load 4-6 gave ratios from 0.41 to 1.81 (median
- * 0.97) over 60 benchmarks, 15 of them beyond 1.3 either way, and none SLOWER once the errors
- * count; an earlier pair at load 7-10 had 3 of 60 SLOWER (1.9-2.3x, the machine's slow-down, not
- * the code's). The regressions this suite is for (a lost vector path, a fallback to scalar code, an
- * array copied per call) cost 2x and more, so 1.3 with the errors catches them while the errors
- * absorb the noise; the load of each run, which {@code --profile} writes beside its JSON, is
- * printed with the table.
+ * to {@value #DEFAULT_THRESHOLD}: the regressions this suite is for (a lost vector path, a fallback
+ * to scalar code, an array copied per call) cost well beyond that, while on a shared machine
+ * back-to-back runs of the same code differ by less once the errors count (docs/performance.md has
+ * the runs). The load of each run, which {@code --profile} writes beside its JSON, is printed with
+ * the table.
  */
 @Command(
     name = "compare",
@@ -42,23 +40,6 @@ import picocli.CommandLine.Parameters;
     })
 final class BenchCompareCommand implements Callable<Integer> {
   static final double DEFAULT_THRESHOLD = 1.3;
-
-  /** What one pair of results shows. */
-  enum Verdict {
-    SLOWER("SLOWER", true),
-    BACKENDS_CHANGED("BACKENDS CHANGED", true),
-    FASTER("faster", false),
-    WITHIN_ERROR("ok (beyond R, within error)", false),
-    SAME("ok", false);
-
-    final String text;
-    final boolean fails;
-
-    Verdict(String text, boolean fails) {
-      this.text = text;
-      this.fails = fails;
-    }
-  }
 
   private final PrintStream out;
 
@@ -96,7 +77,7 @@ final class BenchCompareCommand implements Callable<Integer> {
         continue;
       }
       double ratio = c.secondsPerOp() / b.secondsPerOp();
-      Verdict v = verdict(b, c, threshold);
+      Verdict v = Verdict.of(b, c, threshold);
       counts.merge(v, 1, Integer::sum);
       if (v == Verdict.BACKENDS_CHANGED) {
         changedBackends.add(
@@ -155,26 +136,6 @@ final class BenchCompareCommand implements Callable<Integer> {
     out.println();
     out.println((rows.size() - 1) + " compared: " + summary);
     return failing > 0 ? 1 : 0;
-  }
-
-  static Verdict verdict(JmhResult baseline, JmhResult current, double threshold) {
-    if (baseline.backends() != null
-        && current.backends() != null
-        && !baseline.backends().equals(current.backends())) {
-      return Verdict.BACKENDS_CHANGED;
-    }
-    double b = baseline.secondsPerOp();
-    double c = current.secondsPerOp();
-    double ratio = c / b;
-    boolean beyondError =
-        Math.abs(c - b) > Math.hypot(baseline.secondsPerOpError(), current.secondsPerOpError());
-    if (ratio > threshold) {
-      return beyondError ? Verdict.SLOWER : Verdict.WITHIN_ERROR;
-    }
-    if (ratio < 1 / threshold) {
-      return beyondError ? Verdict.FASTER : Verdict.WITHIN_ERROR;
-    }
-    return Verdict.SAME;
   }
 
   /**
