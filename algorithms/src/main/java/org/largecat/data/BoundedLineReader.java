@@ -11,10 +11,10 @@ import java.nio.file.Path;
  */
 final class BoundedLineReader {
   /**
-   * The longest line read, in characters: a row of a million sparse features fits several times
-   * over.
+   * The longest line read, in characters (16 Mi): a row of a million sparse features fits, and the
+   * line buffer stays small beside any model.
    */
-  static final int MAX_LINE = 1 << 26;
+  static final int MAX_LINE = 1 << 24;
 
   private final Reader in;
   private final Path file;
