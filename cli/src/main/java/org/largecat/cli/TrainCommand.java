@@ -299,6 +299,7 @@ final class TrainCommand implements Callable<Integer> {
     if (iterations != null && given("--epochs")) {
       throw usage("give --iterations or --epochs, not both");
     }
+    OutputFiles.check(modelFile);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
     if (test != null && dropUnseen) {
