@@ -146,6 +146,8 @@ public final class Largecat {
   static CommandLine commandLine(Streams streams) {
     CommandLine command = new CommandLine(new Largecat(), new StreamsFactory(streams));
     OptionTypes.registerLabels(command);
+    // The enums' values are shown in lower case (--step adaptive|sgd).
+    command.setCaseInsensitiveEnumValuesAllowed(true);
     command.setOut(
         new PrintWriter(new OutputStreamWriter(streams.out(), streams.out().charset()), true));
     command.setErr(
