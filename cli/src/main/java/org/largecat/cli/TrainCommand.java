@@ -191,9 +191,9 @@ final class TrainCommand implements Callable<Integer> {
 
     /**
      * {@code defaults} with the sizes, seed and threads given. The sizes are those the trainer will
-     * use on {@code train}: |B| at most N and |S| at most the K − 1 classes besides the label; a
-     * size given beyond these is said once on {@code err}, and one the method does not take is an
-     * error.
+     * use on {@code train}: |B| at most N and |S| at most the K − 1 classes besides the label
+     * (exactly K − 1 for exact-softmax); a size given beyond these, or to exact-softmax, is said
+     * once on {@code err}; one the one-pair methods do not take is an error.
      */
     TrainingOptions apply(TrainingOptions defaults, Dataset train, PrintStream err) {
       Method method = defaults.method();
@@ -204,10 +204,13 @@ final class TrainCommand implements Callable<Integer> {
                 + method.label()
                 + ", which takes one datapoint and one class per iteration");
       }
-      if (method == Method.EXACT_SOFTMAX && sampled != null) {
-        throw usage("--sampled does not apply to exact-softmax, which sums over every class");
-      }
       int others = train.classes() - 1;
+      if (method == Method.EXACT_SOFTMAX && sampled != null && sampled != others) {
+        err.printf(
+            "%s: --sampled %d is ignored: exact-softmax sums over all %d classes besides the"
+                + " label%n",
+            command.name(), sampled, others);
+      }
       return defaults
           .withBatch(
               onePair
@@ -218,7 +221,7 @@ final class TrainCommand implements Callable<Integer> {
                   ? 1
                   : fitted(
                       "--sampled",
-                      sampled,
+                      method == Method.EXACT_SOFTMAX ? null : sampled,
                       method == Method.EXACT_SOFTMAX ? others : defaults.sampled(),
                       others,
                       "classes besides the label (K = " + train.classes() + ")",

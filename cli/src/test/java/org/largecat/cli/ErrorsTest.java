@@ -225,16 +225,28 @@ class ErrorsTest {
   }
 
   @Test
-  void sizesAMethodDoesNotTakeAreRefused() throws Exception {
+  void sizesAMethodDoesNotTakeAreRefusedOrSaid() throws Exception {
     CommandRun r =
         CommandRun.of("train", "--train", file("train.txt"), "--method", "umax", "--batch", "10");
     assertEquals(2, r.status(), r.err());
     assertTrue(r.err().startsWith("largecat train: --batch and --sampled do not apply to umax"));
     r =
         CommandRun.of(
-            "train", "--train", file("train.txt"), "--method", "exact-softmax", "--sampled", "3");
-    assertEquals(2, r.status(), r.err());
-    assertTrue(r.err().startsWith("largecat train: --sampled does not apply to exact-softmax"));
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "exact-softmax",
+            "--sampled",
+            "3",
+            "--iterations",
+            "1",
+            "--json");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(
+        r.err().startsWith("train: --sampled 3 is ignored: exact-softmax sums over all 5 classes"),
+        r.err());
+    assertEquals(5, SnakeCaseJson.parseObject(r.out()).get("sampled").getAsInt(), r.out());
   }
 
   @Test
