@@ -7,6 +7,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -90,6 +91,24 @@ public final class AtomicWrite {
     }
     if (Files.exists(target) && !Files.isWritable(target)) {
       throw new IOException(target + ": cannot write: the file is read-only");
+    }
+  }
+
+  /**
+   * Creates {@code directory} and its parents when missing, and refuses one that cannot be written
+   * into; a failure names the directory and why.
+   */
+  public static void createDirectories(Path directory) throws IOException {
+    try {
+      Files.createDirectories(directory);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException(
+          directory + ": cannot create the directory: " + e.getFile() + " is a file", e);
+    } catch (IOException e) {
+      throw IoErrors.explain(directory, "cannot create the directory", e);
+    }
+    if (!Files.isWritable(directory)) {
+      throw new IOException(directory + ": cannot write into the directory: permission denied");
     }
   }
 }

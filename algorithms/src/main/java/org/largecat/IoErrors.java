@@ -25,15 +25,18 @@ public final class IoErrors {
         && !(e instanceof FileSystemException)) {
       return e;
     }
-    String why =
-        switch (e) {
-          case NoSuchFileException x -> "it does not exist";
-          case AccessDeniedException x -> "permission denied";
-          case CharacterCodingException x -> "it is not UTF-8 text (a binary or compressed file?)";
-          case FileSystemException x ->
-              x.getReason() == null ? String.valueOf(message) : x.getReason();
-          default -> message == null ? e.toString() : message;
-        };
-    return new IOException(file + ": " + action + ": " + why, e);
+    return new IOException(file + ": " + action + ": " + reason(e), e);
+  }
+
+  /** Why {@code e} happened, in words, without the file's name: "permission denied". */
+  public static String reason(IOException e) {
+    String message = e.getMessage();
+    return switch (e) {
+      case NoSuchFileException x -> "it does not exist";
+      case AccessDeniedException x -> "permission denied";
+      case CharacterCodingException x -> "it is not UTF-8 text (a binary or compressed file?)";
+      case FileSystemException x -> x.getReason() == null ? String.valueOf(message) : x.getReason();
+      default -> message == null ? e.toString() : message;
+    };
   }
 }

@@ -22,13 +22,34 @@ public final class MemoryBudget {
       throw new IllegalArgumentException(
           what
               + ": "
-              + count
+              + (count == Long.MAX_VALUE ? "more than 2^63" : Long.toString(count))
               + " elements, more than a Java array holds ("
               + MAX_ARRAY_LENGTH
-              + ")");
+              + "); use a smaller shape");
     }
-    require(count * bytesEach, what);
+    require(saturatedProduct(count, bytesEach), what);
     return (int) count;
+  }
+
+  /**
+   * The length of an array of the product of {@code factors} elements of {@code bytesEach} bytes,
+   * checked as {@link #arrayLength(long, int, String)} does; the message gives {@code what} (e.g.
+   * "the features, N × D") with the factors. The product is taken in {@code long}, saturating.
+   */
+  public static int arrayLength(String what, int bytesEach, long... factors) {
+    long count = 1;
+    StringBuilder shape = new StringBuilder(what).append(" = ");
+    for (int i = 0; i < factors.length; i++) {
+      shape.append(i == 0 ? "" : " × ").append(factors[i]);
+      count = saturatedProduct(count, factors[i]);
+    }
+    return arrayLength(count, bytesEach, shape.toString());
+  }
+
+  private static long saturatedProduct(long a, long b) {
+    long high = Math.multiplyHigh(a, b);
+    long low = a * b;
+    return high == 0 && low >= 0 ? low : a < 0 || b < 0 ? -1 : Long.MAX_VALUE;
   }
 
   /** Checks that {@code bytes} for {@code what} are no more than the heap's maximum size. */

@@ -1,6 +1,7 @@
 package org.largecat.cb;
 
 import java.util.SplittableRandom;
+import org.largecat.MemoryBudget;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
@@ -43,7 +44,12 @@ public record CbSimulation(Dataset data, double[] weights) {
     SplittableRandom random = new SplittableRandom(seed);
     int k = classes;
     int groupSize = covariates / classes;
-    double[] b = new double[(covariates + 1) * k];
+    double[] b =
+        new double
+            [MemoryBudget.arrayLength(
+                "the weights, (M + 1) × K", Double.BYTES, covariates + 1L, k)];
+    MemoryBudget.arrayLength("the covariates, N × M", Float.BYTES, rows, covariates);
+    MemoryBudget.arrayLength("the probabilities, N × K", Double.BYTES, rows, k);
     for (int m = 0; m <= covariates; m++) {
       for (int c = 1; c <= k; c++) {
         double sd =
@@ -53,7 +59,8 @@ public record CbSimulation(Dataset data, double[] weights) {
         b[m * k + c - 1] = sd * random.nextGaussian();
       }
     }
-    float[] x = new float[Math.multiplyExact(rows, covariates)];
+    float[] x =
+        new float[MemoryBudget.arrayLength("the covariates, N × M", Float.BYTES, rows, covariates)];
     for (int i = 0; i < x.length; i++) {
       x[i] = (float) random.nextGaussian();
     }
@@ -83,7 +90,10 @@ public record CbSimulation(Dataset data, double[] weights) {
       throw new IllegalArgumentException(
           "features have " + d + " columns; the weights expect " + (b.length / k - 1));
     }
-    double[] p = new double[features.rows() * k];
+    double[] p =
+        new double
+            [MemoryBudget.arrayLength(
+                "the probabilities, N × K", Double.BYTES, features.rows(), k)];
     for (int i = 0; i < features.rows(); i++) {
       double max = Double.NEGATIVE_INFINITY;
       for (int c = 0; c < k; c++) {

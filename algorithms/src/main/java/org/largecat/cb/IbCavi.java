@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.largecat.MemoryBudget;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
@@ -54,6 +55,9 @@ import org.largecat.kernel.Summation;
  * the returned posterior's.
  */
 public final class IbCavi implements AutoCloseable {
+  /** The bytes of an array's header in a 64-bit JVM with compressed pointers. */
+  private static final long ARRAY_HEADER_BYTES = 16;
+
   /** Categories per block of work. */
   static final int BLOCK = 64;
 
@@ -169,7 +173,36 @@ public final class IbCavi implements AutoCloseable {
     if (data.rows() < 1) {
       throw new IllegalArgumentException("IB-CAVI needs at least one example");
     }
+    checkShape(data, prior.dimension(), options);
     return new IbCavi(data, prior, options, kernels);
+  }
+
+  /**
+   * Refuses, before any work, a shape whose q(B) could not be held: the (D + 1) × K means and
+   * variances or right sides, and for logit the N × K kappa and, unless diagonal, one (D + 1)²
+   * factor per class (each a small array with its header).
+   */
+  private static void checkShape(Dataset data, int m, CaviOptions options) {
+    int k = data.classes();
+    long bytes =
+        2L
+            * Double.BYTES
+            * MemoryBudget.arrayLength("q(B)'s means, (D + 1) × K", Double.BYTES, m, k);
+    if (options.link() == Link.LOGIT) {
+      bytes +=
+          (long) Double.BYTES
+              * MemoryBudget.arrayLength("the logit's kappa, N × K", Double.BYTES, data.rows(), k);
+      if (!options.diagonal()) {
+        long factor =
+            ARRAY_HEADER_BYTES
+                + (long) Double.BYTES
+                    * MemoryBudget.arrayLength(
+                        "a class's covariance factor, (D + 1)²", Double.BYTES, m, m);
+        bytes += k * factor;
+      }
+    }
+    MemoryBudget.require(
+        bytes, "IB-CAVI's q(B) for K = " + k + " classes and D + 1 = " + m + " weights each");
   }
 
   /**

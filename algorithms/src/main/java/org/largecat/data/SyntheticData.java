@@ -2,6 +2,7 @@ package org.largecat.data;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.largecat.MemoryBudget;
 
 /** Generators of datasets with known truth; the same seed gives the same set. */
 public final class SyntheticData {
@@ -15,6 +16,8 @@ public final class SyntheticData {
   public static SyntheticSet arToy(int classes, int rows, long seed) {
     requirePositive("classes", classes);
     requirePositive("rows", rows);
+    MemoryBudget.arrayLength("the class probabilities (3 arrays), K", 3 * Double.BYTES, classes);
+    MemoryBudget.arrayLength("the labels and row offsets, N + 1", 2 * Integer.BYTES, rows + 1L);
     SplittableRandom random = new SplittableRandom(seed);
     double[] p = new double[classes];
     double total = 0;
@@ -55,7 +58,9 @@ public final class SyntheticData {
           "weightScale = " + weightScale + " must be positive and finite");
     }
     SplittableRandom random = new SplittableRandom(seed);
-    float[] w = new float[Math.multiplyExact(classes, columns)];
+    float[] w =
+        new float[MemoryBudget.arrayLength("the weights, K × D", Float.BYTES, classes, columns)];
+    MemoryBudget.arrayLength("the features, N × D", Float.BYTES, rows, columns);
     double[] b = new double[classes];
     for (int i = 0; i < w.length; i++) {
       w[i] = (float) (weightScale * random.nextGaussian());
@@ -63,7 +68,8 @@ public final class SyntheticData {
     for (int k = 0; k < classes; k++) {
       b[k] = (float) (weightScale * random.nextGaussian());
     }
-    float[] x = new float[Math.multiplyExact(rows, columns)];
+    float[] x =
+        new float[MemoryBudget.arrayLength("the features, N × D", Float.BYTES, rows, columns)];
     int[] labels = new int[rows];
     for (int n = 0; n < rows; n++) {
       for (int j = 0; j < columns; j++) {

@@ -1,5 +1,6 @@
 package org.largecat.eval;
 
+import java.util.Locale;
 import org.largecat.data.Features;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
@@ -15,6 +16,9 @@ public final class Predictor {
   private final Kernels kernels;
   private final int[] allClasses;
   private final UtilityModelQuadrature quadrature;
+
+  /** The example whose utilities were computed last (-1: none), for the messages. */
+  private int row = -1;
 
   public Predictor(LinearModel model, Kernels kernels) {
     this.model = model;
@@ -37,6 +41,7 @@ public final class Predictor {
    *     overflow)
    */
   public void utilities(Features x, int row, double[] psi) {
+    this.row = row;
     x.gatherDot(
         kernels.vectorOps(),
         model.weights(),
@@ -63,15 +68,31 @@ public final class Predictor {
     }
   }
 
-  /** log p(y | ψ) under the model's link. */
+  /**
+   * log p(y | ψ) under the model's link.
+   *
+   * @throws ArithmeticException naming the example when the utilities are outside the quadrature's
+   *     domain
+   */
   public double logProbability(double[] psi, int y) {
     return switch (model.link()) {
       case SOFTMAX -> psi[y] - kernels.vectorOps().logSumExp(psi.length, psi, 0);
-      case PROBIT, LOGISTIC -> quadrature.logProbability(psi, 0, psi.length, y);
+      case PROBIT, LOGISTIC -> {
+        try {
+          yield quadrature.logProbability(psi, 0, psi.length, y);
+        } catch (ArithmeticException e) {
+          throw outsideDomain(e, psi);
+        }
+      }
     };
   }
 
-  /** out[k] = log p(k | ψ) for every class. */
+  /**
+   * out[k] = log p(k | ψ) for every class.
+   *
+   * @throws ArithmeticException naming the example when the utilities are outside the quadrature's
+   *     domain
+   */
   public void logProbabilities(double[] psi, double[] out) {
     switch (model.link()) {
       case SOFTMAX -> {
@@ -80,8 +101,42 @@ public final class Predictor {
           out[k] = psi[k] - logZ;
         }
       }
-      case PROBIT, LOGISTIC -> quadrature.logProbabilities(psi, 0, psi.length, out, 0);
+      case PROBIT, LOGISTIC -> {
+        try {
+          quadrature.logProbabilities(psi, 0, psi.length, out, 0);
+        } catch (ArithmeticException e) {
+          throw outsideDomain(e, psi);
+        }
+      }
     }
+  }
+
+  /** The quadrature's failure {@code e} told with the example, its utilities' span and the fix. */
+  private ArithmeticException outsideDomain(ArithmeticException e, double[] psi) {
+    int low = 0;
+    int high = 0;
+    for (int k = 1; k < psi.length; k++) {
+      low = psi[k] < psi[low] ? k : low;
+      high = psi[k] > psi[high] ? k : high;
+    }
+    ArithmeticException told =
+        new ArithmeticException(
+            String.format(
+                Locale.ROOT,
+                "%sthe %s probabilities cannot be computed: the utilities span %.6g (class %d: %.6g,"
+                    + " class %d: %.6g), too wide for the quadrature (%s); the model's weights are"
+                    + " too large for its features: retrain with a smaller --learning-rate, a"
+                    + " --prior-variance, or scaled features (--scale-max)",
+                row >= 0 ? "example " + (row + 1) + ": " : "",
+                model.link().name().toLowerCase(Locale.ROOT),
+                psi[high] - psi[low],
+                high,
+                psi[high],
+                low,
+                psi[low],
+                e.getMessage()));
+    told.initCause(e);
+    return told;
   }
 
   /** The number of classes ranked above y: larger ψ, or equal ψ at a smaller index. */

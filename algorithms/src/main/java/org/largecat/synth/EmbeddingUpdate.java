@@ -1,5 +1,6 @@
 package org.largecat.synth;
 
+import org.largecat.MemoryBudget;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
@@ -50,6 +51,19 @@ final class EmbeddingUpdate {
   private final double[] weighted;
   private final double[] shift;
   private final double[] scaledRows;
+
+  /**
+   * The bytes of one workspace for these dimensions, refusing one whose largest arrays, K × 2d × 2d
+   * and {@value #CHUNK} × K, could not be allocated.
+   */
+  static long workspaceBytes(int choiceCount, int latent) {
+    MemoryBudget.arrayLength(
+        "the M-step's moments, K × 2d × 2d", Double.BYTES, choiceCount, 2L * latent, 2L * latent);
+    MemoryBudget.arrayLength(
+        "the M-step's chunk, " + CHUNK + " × K", Double.BYTES, CHUNK, choiceCount);
+    long d = latent;
+    return Double.BYTES * (long) choiceCount * (7 * d + 5 * d * d + 4L * CHUNK);
+  }
 
   EmbeddingUpdate(int choiceCount, int latent, int maxSteps, double tolerance, Kernels kernels) {
     this.matrixOps = kernels.matrixOps();

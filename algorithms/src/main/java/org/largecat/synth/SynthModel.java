@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.largecat.AtomicWrite;
+import org.largecat.MemoryBudget;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
 
@@ -94,6 +95,9 @@ public final class SynthModel {
    * variances), β_iks ~ N(0, 1).
    */
   public static SynthModel randomTruth(int items, int choiceCount, int latent, long seed) {
+    MemoryBudget.arrayLength("Sigma, d × d", Double.BYTES, latent, latent);
+    MemoryBudget.arrayLength(
+        "the embeddings, items × K × d", Double.BYTES, items, choiceCount, latent);
     SplittableRandom random = new SplittableRandom(seed);
     double[] mean = new double[latent];
     for (int s = 0; s < latent; s++) {
@@ -117,12 +121,14 @@ public final class SynthModel {
     if (users < 1) {
       throw new IllegalArgumentException("SynthModel.sample: users must be >= 1, got " + users);
     }
+    int[] choices =
+        new int
+            [MemoryBudget.arrayLength("the answers, users × items", Integer.BYTES, users, items)];
     double[] factor = choleskyOfCovariance();
     SplittableRandom random = new SplittableRandom(seed);
     double[] noise = new double[latent];
     double[] z = new double[latent];
     double[] utility = new double[choiceCount];
-    int[] choices = new int[users * items];
     for (int u = 0; u < users; u++) {
       for (int s = 0; s < latent; s++) {
         noise[s] = random.nextGaussian();

@@ -1,5 +1,6 @@
 package org.largecat.synth;
 
+import org.largecat.MemoryBudget;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.MatrixOps;
@@ -53,6 +54,17 @@ final class UserPosterior {
   private final double[] step;
   private final double[] hessian;
   private final double[] factor;
+
+  /**
+   * The bytes of one workspace for these dimensions, refusing one whose largest array, items × K ×
+   * 2d, could not be allocated.
+   */
+  static long workspaceBytes(int items, int choiceCount, int latent) {
+    long cells = MemoryBudget.arrayLength("the E-step's cells, items × K", 8, items, choiceCount);
+    MemoryBudget.arrayLength(
+        "the E-step's rows, items × K × 2d", Double.BYTES, items, choiceCount, 2L * latent);
+    return Double.BYTES * cells * (3 + 2L * latent);
+  }
 
   /**
    * Workspace for models with these dimensions; {@code tolerance} is the relative Newton decrement

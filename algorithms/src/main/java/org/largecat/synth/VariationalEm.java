@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.largecat.MemoryBudget;
 import org.largecat.kernel.Kernels;
 
 /**
@@ -200,6 +201,7 @@ public final class VariationalEm {
               + " latent="
               + d);
     }
+    checkShape(data.users(), items, choiceCount, d, options);
     ExecutorService pool =
         Executors.newFixedThreadPool(
             options.threads(),
@@ -215,6 +217,25 @@ public final class VariationalEm {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** Refuses, before any work, a shape whose largest arrays could not be allocated. */
+  private static void checkShape(int users, int items, int choiceCount, int d, Options options) {
+    int samples = options.embeddingSamples();
+    MemoryBudget.arrayLength("the embeddings, items × K × d", Double.BYTES, items, choiceCount, d);
+    MemoryBudget.arrayLength("the users' covariances, users × d × d", Double.BYTES, users, d, d);
+    MemoryBudget.arrayLength(
+        "the users' posterior points, users × max(samples, 2) × d",
+        Double.BYTES,
+        users,
+        Math.max(samples, 2),
+        d);
+    long perThread =
+        UserPosterior.workspaceBytes(items, choiceCount, d)
+            + EmbeddingUpdate.workspaceBytes(choiceCount, d);
+    MemoryBudget.require(
+        perThread * options.threads(),
+        "the E- and M-step workspaces of " + options.threads() + " threads");
   }
 
   /**

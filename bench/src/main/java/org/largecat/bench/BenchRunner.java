@@ -1,15 +1,17 @@
 package org.largecat.bench;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.largecat.AtomicWrite;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -78,9 +80,10 @@ public final class BenchRunner {
     if (output == null) {
       output = profile.defaultOutput();
     }
-    if (output.toAbsolutePath().getParent() != null) {
-      Files.createDirectories(output.toAbsolutePath().getParent());
-    }
+    Path sidecar = Path.of(output + ".txt");
+    AtomicWrite.createDirectories(output.toAbsolutePath().getParent());
+    AtomicWrite.checkWritable(output);
+    AtomicWrite.checkWritable(sidecar);
     String loadBefore = MachineLoad.describe();
     Instant start = Instant.now();
     List<RunResult> all = new ArrayList<>();
@@ -93,9 +96,12 @@ public final class BenchRunner {
       all.addAll(results);
     }
     Duration took = Duration.between(start, Instant.now());
-    ResultFormatFactory.getInstance(ResultFormatType.JSON, output.toString()).writeOut(all);
-    Path sidecar = Path.of(output + ".txt");
-    Files.writeString(
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    try (PrintStream results = new PrintStream(json, false, StandardCharsets.UTF_8)) {
+      ResultFormatFactory.getInstance(ResultFormatType.JSON, results).writeOut(all);
+    }
+    AtomicWrite.write(output, json::writeTo);
+    AtomicWrite.writeString(
         sidecar,
         "profile "
             + profile.label()

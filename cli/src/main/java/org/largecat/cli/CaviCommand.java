@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.largecat.IoErrors;
+import org.largecat.MemoryBudget;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
 import org.largecat.cb.CbMetrics;
@@ -39,6 +41,9 @@ import picocli.CommandLine.Option;
           + " CBC, holdout log-likelihood and accuracy."
     })
 final class CaviCommand implements Callable<Integer> {
+  /** How far from 1 a row of true probabilities may sum. */
+  static final double TRUTH_TOLERANCE = 1e-6;
+
   private final Largecat.Streams streams;
 
   @Option(
@@ -139,6 +144,16 @@ final class CaviCommand implements Callable<Integer> {
                     .withShape(train.columns(), train.classes()))
             : train;
     double[] truth = truthFile != null ? readTruth(truthFile, test.rows(), test.classes()) : null;
+    // Checked before the fit: the CBC, CBM and BMA log-probabilities of every evaluated row.
+    MemoryBudget.require(
+        3L
+            * Double.BYTES
+            * MemoryBudget.arrayLength(
+                "the evaluated rows' probabilities, N × K",
+                Double.BYTES,
+                test.rows(),
+                test.classes()),
+        "the CBC, CBM and BMA probabilities, 3 × N × K");
     Kernels kernels = Kernels.get();
     GaussianPrior prior = GaussianPrior.isotropic(train.columns() + 1, priorVariance);
     long start = System.nanoTime();
@@ -254,27 +269,64 @@ final class CaviCommand implements Callable<Integer> {
     return d;
   }
 
-  /** The true category probabilities of the evaluated rows: one line of K numbers per row. */
+  /**
+   * The true category probabilities of the evaluated rows: one line of K numbers per row, each row
+   * a probability vector (finite, non-negative, summing to 1 within {@value #TRUTH_TOLERANCE}).
+   */
   private static double[] readTruth(Path file, int rows, int classes) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot read", e);
+    }
     if (lines.size() != rows) {
       throw new IllegalArgumentException(
           file + ": " + lines.size() + " lines of true probabilities for " + rows + " rows");
     }
-    double[] p = new double[rows * classes];
+    double[] p =
+        new double
+            [MemoryBudget.arrayLength(
+                (long) rows * classes, Double.BYTES, "true probabilities, rows × K")];
     for (int i = 0; i < rows; i++) {
       String[] t = lines.get(i).trim().split("\\s+");
       if (t.length != classes) {
         throw new IllegalArgumentException(
             file + ": line " + (i + 1) + " has " + t.length + " numbers, expected " + classes);
       }
+      double sum = 0;
       for (int c = 0; c < classes; c++) {
+        double v;
         try {
-          p[i * classes + c] = Double.parseDouble(t[c]);
+          v = Double.parseDouble(t[c]);
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException(
               file + ": line " + (i + 1) + ": '" + t[c] + "' is not a number");
         }
+        if (!(v >= 0 && v < Double.POSITIVE_INFINITY)) {
+          throw new IllegalArgumentException(
+              file
+                  + ": line "
+                  + (i + 1)
+                  + ": probability "
+                  + (c + 1)
+                  + " is "
+                  + t[c]
+                  + "; a probability is finite and >= 0");
+        }
+        p[i * classes + c] = v;
+        sum += v;
+      }
+      if (Math.abs(sum - 1) > TRUTH_TOLERANCE) {
+        throw new IllegalArgumentException(
+            file
+                + ": line "
+                + (i + 1)
+                + ": the probabilities sum to "
+                + sum
+                + ", not 1 (within "
+                + TRUTH_TOLERANCE
+                + ")");
       }
     }
     return p;

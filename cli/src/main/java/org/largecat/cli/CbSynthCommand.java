@@ -2,12 +2,13 @@ package org.largecat.cli;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.largecat.AtomicWrite;
 import org.largecat.cb.CbSimulation;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
@@ -125,6 +126,7 @@ final class CbSynthCommand implements Callable<Integer> {
     if (testFraction > 0 && testFile == null) {
       throw new ParameterException(spec.commandLine(), "--test-fraction needs --test-out");
     }
+    OutputFiles.check(trainFile, testFile, truthFile);
     CbSimulation sim;
     try {
       sim = CbSimulation.generate(n, k, m, sigmaHigh, sigmaLow, sigmaInt, seed);
@@ -143,16 +145,22 @@ final class CbSynthCommand implements Callable<Integer> {
     }
     if (truthFile != null) {
       double[] p = sim.trueProbabilities(evaluated.features());
-      try (BufferedWriter w = Files.newBufferedWriter(truthFile, StandardCharsets.UTF_8)) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < evaluated.rows(); i++) {
-          line.setLength(0);
-          for (int c = 0; c < k; c++) {
-            line.append(c == 0 ? "" : " ").append(p[i * k + c]);
-          }
-          w.append(line).append('\n');
-        }
-      }
+      int rows = evaluated.rows();
+      AtomicWrite.write(
+          truthFile,
+          raw -> {
+            BufferedWriter w =
+                new BufferedWriter(new OutputStreamWriter(raw, StandardCharsets.UTF_8));
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < rows; i++) {
+              line.setLength(0);
+              for (int c = 0; c < k; c++) {
+                line.append(c == 0 ? "" : " ").append(p[i * k + c]);
+              }
+              w.append(line).append('\n');
+            }
+            w.flush();
+          });
     }
     out.printf(
         Locale.ROOT,

@@ -74,6 +74,7 @@ final class DataCommand {
 
     @Override
     public Integer call() throws IOException {
+      OutputFiles.check(file, truthFile(file));
       return write("ar-toy", SyntheticData.arToy(classes, rows, seed), file, err);
     }
   }
@@ -139,16 +140,22 @@ final class DataCommand {
 
     @Override
     public Integer call() throws IOException {
+      OutputFiles.check(file, truthFile(file));
       return write(
           "softmax", SyntheticData.linearSoftmax(rows, columns, classes, scale, seed), file, err);
     }
+  }
+
+  /** Where the generating model of the set written to {@code file} goes. */
+  private static Path truthFile(Path file) {
+    return Path.of(file + ".truth");
   }
 
   /** Writes {@code set} to {@code file} and its generating model to {@code file}.truth. */
   private static int write(String name, SyntheticSet set, Path file, PrintStream err)
       throws IOException {
     DatasetWriter.write(set.data(), file);
-    Path truth = Path.of(file + ".truth");
+    Path truth = truthFile(file);
     ModelFile.write(
         new LinearModel(
             Link.SOFTMAX, set.data().classes(), set.data().columns(), set.weights(), set.biases()),

@@ -13,10 +13,15 @@ import org.largecat.synth.FidelityReport;
 final class JsonOutputs {
   private JsonOutputs() {}
 
-  /** {@code train}: the test scores are null without {@code --test}. */
+  /**
+   * {@code train}: batch and sampled are the sizes used (1 and 1 for the one-pair methods); the
+   * test scores are null without {@code --test}.
+   */
   record Train(
       String method,
       String backend,
+      int batch,
+      int sampled,
       int iterations,
       double seconds,
       double secondsPerEpoch,

@@ -1,13 +1,21 @@
 package org.largecat.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.largecat.IoErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
@@ -33,6 +41,12 @@ import picocli.CommandLine.ScopeType;
       SynthCommand.class
     })
 public final class Largecat {
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
+      description = "On an error, print its stack trace too.")
+  boolean debug;
+
   private Largecat() {}
 
   /**
@@ -42,27 +56,98 @@ public final class Largecat {
   record Streams(InputStream in, PrintStream out, PrintStream err) {}
 
   public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.in, System.out, System.err));
+    System.exit(
+        run(
+            args,
+            System.in,
+            new FileOutputStream(FileDescriptor.out),
+            System.out.charset(),
+            System.err));
   }
 
   /**
-   * Runs the command and returns its exit status: 0 done, 2 bad usage or bad input, else the
-   * command's own.
+   * Runs the command with {@code out} as standard output and returns its exit status: 0 done, 1 the
+   * run failed (or standard output could not be written), 2 bad usage or bad input.
    */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    CommandLine command = commandLine(new Streams(in, out, err));
+    return run(args, in, out, out.charset(), err);
+  }
+
+  /**
+   * Runs the command, printing to {@code out} in {@code charset}. A write error on {@code out} is
+   * an error of the run: PrintStream would swallow it, so it is caught beneath the PrintStream the
+   * commands print to, and told with its reason.
+   */
+  static int run(
+      String[] args, InputStream in, OutputStream out, Charset charset, PrintStream err) {
+    return run(Largecat::commandLine, args, in, out, charset, err);
+  }
+
+  /** Runs {@code args} on the command tree {@code tree} makes (tests add commands to it). */
+  static int run(
+      Function<Streams, CommandLine> tree,
+      String[] args,
+      InputStream in,
+      OutputStream out,
+      Charset charset,
+      PrintStream err) {
+    WriteErrors written = new WriteErrors(out);
+    PrintStream printed =
+        new PrintStream(new BufferedOutputStream(written, 1 << 13), true, charset);
+    CommandLine command = tree.apply(new Streams(in, printed, err));
+    int status;
     try {
-      return command.execute(args);
-    } finally {
-      command.getOut().flush();
-      command.getErr().flush();
+      status = command.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // Errors pass picocli's handlers by.
+      status = Failures.report(e, failedCommand(command), command.getErr(), debug(command));
     }
+    command.getOut().flush();
+    printed.flush();
+    IOException writeError = written.failure();
+    if (writeError != null
+        || printed.checkError()
+        || out instanceof PrintStream p && p.checkError()) {
+      command
+          .getErr()
+          .println(
+              failedCommand(command)
+                  + ": cannot write standard output: "
+                  + (writeError != null ? IoErrors.reason(writeError) : "a write error"));
+      status = status != 0 ? status : Failures.RUN_FAILED;
+    }
+    command.getErr().flush();
+    return status;
+  }
+
+  /** The qualified name of the (sub)command the arguments chose, for its messages. */
+  private static String failedCommand(CommandLine command) {
+    CommandLine.ParseResult parsed = command.getParseResult();
+    if (parsed == null) {
+      return command.getCommandSpec().qualifiedName();
+    }
+    while (parsed.hasSubcommand()) {
+      parsed = parsed.subcommand();
+    }
+    return parsed.commandSpec().qualifiedName();
+  }
+
+  /** Whether {@code --debug} was given, to the root command or any subcommand. */
+  private static boolean debug(CommandLine command) {
+    for (CommandLine.ParseResult p = command.getParseResult(); p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--debug")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The whole command tree, printing its help and errors to {@code streams}. */
   static CommandLine commandLine(Streams streams) {
     CommandLine command = new CommandLine(new Largecat(), new StreamsFactory(streams));
     OptionTypes.registerLabels(command);
+    // The enums' values are shown in lower case (--step adaptive|sgd).
+    command.setCaseInsensitiveEnumValuesAllowed(true);
     command.setOut(
         new PrintWriter(new OutputStreamWriter(streams.out(), streams.out().charset()), true));
     command.setErr(
@@ -83,16 +168,9 @@ public final class Largecat {
           return failed.getCommandSpec().exitCodeOnInvalidInput();
         });
     command.setExecutionExceptionHandler(
-        (e, failed, parsed) -> {
-          if (e instanceof IOException || e instanceof IllegalArgumentException) {
-            // Bad input files and bad values: the message names the file, line or argument.
-            failed
-                .getErr()
-                .println(failed.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-            return failed.getCommandSpec().exitCodeOnInvalidInput();
-          }
-          throw e;
-        });
+        (e, failed, parsed) ->
+            Failures.report(
+                e, failed.getCommandSpec().qualifiedName(), failed.getErr(), debug(command)));
     return command;
   }
 

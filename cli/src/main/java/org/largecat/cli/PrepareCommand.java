@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.largecat.AtomicWrite;
 import org.largecat.prepare.FashionMnist;
 import org.largecat.prepare.KjvNextWord;
 import org.largecat.prepare.PreparedSet;
@@ -88,6 +89,7 @@ final class PrepareCommand implements Callable<Integer> {
             spec.commandLine(), given.longestName() + " does not apply to " + name);
       }
     }
+    AtomicWrite.createDirectories(dir);
     PreparedSet set =
         switch (name) {
           case "fashion-mnist" -> FashionMnist.prepare(source);

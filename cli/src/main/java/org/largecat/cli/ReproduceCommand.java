@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.largecat.AtomicWrite;
 import org.largecat.experiments.Experiment;
 import org.largecat.experiments.ExperimentResult;
 import org.largecat.experiments.ExperimentSettings;
@@ -89,11 +90,13 @@ final class ReproduceCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintStream out = streams.out();
+    Path resultsDir = outDir != null ? outDir : Path.of("results/" + experiment.label());
+    AtomicWrite.createDirectories(resultsDir);
     ExperimentSettings settings =
         new ExperimentSettings(
             quick,
             threads,
-            outDir != null ? outDir : Path.of("results/" + experiment.label()),
+            resultsDir,
             dataDir,
             sampling,
             iterations != null ? OptionalInt.of(iterations) : OptionalInt.empty(),

@@ -3,6 +3,8 @@ package org.largecat.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
@@ -187,22 +189,78 @@ final class TrainCommand implements Callable<Integer> {
         description = "The double-sum methods' mu (default: 0).")
     Double ridge;
 
-    /** {@code defaults} with the sizes, seed and threads given. */
-    TrainingOptions apply(TrainingOptions defaults) {
+    /**
+     * {@code defaults} with the sizes, seed and threads given. The sizes are those the trainer will
+     * use on {@code train}: |B| at most N and |S| at most the K − 1 classes besides the label
+     * (exactly K − 1 for exact-softmax); a size given beyond these, or to exact-softmax, is said
+     * once on {@code err}; one the one-pair methods do not take is an error.
+     */
+    TrainingOptions apply(TrainingOptions defaults, Dataset train, PrintStream err) {
+      Method method = defaults.method();
+      boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
+      if (onePair && given(batch, sampled)) {
+        throw usage(
+            "--batch and --sampled do not apply to "
+                + method.label()
+                + ", which takes one datapoint and one class per iteration");
+      }
+      int others = train.classes() - 1;
+      if (method == Method.EXACT_SOFTMAX && sampled != null && sampled != others) {
+        err.printf(
+            "%s: --sampled %d is ignored: exact-softmax sums over all %d classes besides the"
+                + " label%n",
+            command.name(), sampled, others);
+      }
       return defaults
           .withBatch(
-              Objects.requireNonNullElse(batch, defaults.batch()),
-              Objects.requireNonNullElse(sampled, defaults.sampled()))
+              onePair
+                  ? 1
+                  : fitted(
+                      "--batch", batch, defaults.batch(), train.rows(), "training examples", err),
+              onePair
+                  ? 1
+                  : fitted(
+                      "--sampled",
+                      method == Method.EXACT_SOFTMAX ? null : sampled,
+                      method == Method.EXACT_SOFTMAX ? others : defaults.sampled(),
+                      others,
+                      "classes besides the label (K = " + train.classes() + ")",
+                      err))
           .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
           .withThreads(Objects.requireNonNullElse(threads, defaults.threads()));
+    }
+
+    /**
+     * The size {@code given} (else {@code byDefault}) capped at {@code most}, saying on {@code err}
+     * when a size the user gave is capped.
+     */
+    private int fitted(
+        String option, Integer given, int byDefault, int most, String what, PrintStream err) {
+      int size = Objects.requireNonNullElse(given, byDefault);
+      if (size <= most || most < 1) {
+        return size;
+      }
+      if (given != null) {
+        err.printf(
+            "%s: %s %d is more than the %d %s; using %d%n",
+            command.name(), option, given, most, what, most);
+      }
+      return most;
+    }
+
+    private static boolean given(Object... options) {
+      return Arrays.stream(options).anyMatch(Objects::nonNull);
+    }
+
+    private ParameterException usage(String message) {
+      return new ParameterException(command.commandLine(), message);
     }
 
     /** The trainer of {@code options}, with {@code --ridge} for the double-sum methods. */
     Trainer trainer(Dataset train, LinearModel model, TrainingOptions options, Kernels kernels) {
       if (!options.method().isDoubleSum()) {
         if (ridge != null) {
-          throw new ParameterException(
-              command.commandLine(), "--ridge applies to the double-sum methods only");
+          throw usage("--ridge applies to the double-sum methods only");
         }
         return Trainers.create(train, model, options, kernels);
       }
@@ -243,15 +301,15 @@ final class TrainCommand implements Callable<Integer> {
     };
   }
 
-  /** The training options of {@code method} from the command line. */
-  private TrainingOptions options(Method method) {
+  /** The training options of {@code method} on {@code train} from the command line. */
+  private TrainingOptions options(Method method, Dataset train, PrintStream err) {
     if (method.isDoubleSum() && (given("--sampling") || given("--prior-variance"))) {
       throw usage(
           "--sampling and --prior-variance apply to the sampled-bound methods, not "
               + method.label());
     }
     return shared
-        .apply(TrainingOptions.defaults(method))
+        .apply(TrainingOptions.defaults(method), train, err)
         .withSamplingPower(samplingPower)
         .withStepSize(stepSize(method))
         .withSampling(sampling)
@@ -291,6 +349,34 @@ final class TrainCommand implements Callable<Integer> {
     return model;
   }
 
+  /**
+   * {@code e} with the step that diverged and the fix, unless its message gives them; nothing has
+   * been saved.
+   */
+  private static TrainingDivergedException diverged(
+      TrainingDivergedException e, StepSizeSchedule step) {
+    String message = e.getMessage();
+    if (!message.contains("--learning-rate")) {
+      message +=
+          switch (step) {
+            case StepSizeSchedule.Adaptive a ->
+                String.format(
+                    Locale.ROOT,
+                    "; the adaptive step started at rho0 = %g: give a smaller --learning-rate",
+                    a.rho0());
+            case StepSizeSchedule.Sgd sgd ->
+                String.format(
+                    Locale.ROOT,
+                    "; plain SGD at learning rate %g: give a smaller --learning-rate",
+                    sgd.learningRate());
+          };
+    }
+    TrainingDivergedException told =
+        new TrainingDivergedException(message + "; no model was written");
+    told.initCause(e);
+    return told;
+  }
+
   @Override
   public Integer call() throws IOException {
     PrintStream out = streams.out();
@@ -299,6 +385,7 @@ final class TrainCommand implements Callable<Integer> {
     if (iterations != null && given("--epochs")) {
       throw usage("give --iterations or --epochs, not both");
     }
+    OutputFiles.check(modelFile);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
     if (test != null && dropUnseen) {
@@ -321,11 +408,10 @@ final class TrainCommand implements Callable<Integer> {
         test = scaled[1];
       }
     }
-    TrainingOptions options = options(method);
+    TrainingOptions options = options(method, train, err);
     Kernels kernels = Kernels.get();
     LinearModel model =
         init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
-    boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     err.printf(
         "train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n",
         method.label(),
@@ -333,8 +419,8 @@ final class TrainCommand implements Callable<Integer> {
         train.columns(),
         train.classes(),
         train.features().getClass().getSimpleName(),
-        onePair ? 1 : options.batch(),
-        onePair ? 1 : options.sampled(),
+        options.batch(),
+        options.sampled(),
         options.threads());
     TrainingRun run;
     try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
@@ -349,8 +435,7 @@ final class TrainCommand implements Callable<Integer> {
                       "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
                       t, total, t / (double) perEpoch, bound, t / seconds));
     } catch (TrainingDivergedException e) {
-      err.println("largecat: train: " + e.getMessage());
-      return 1;
+      throw diverged(e, options.stepSize());
     }
     if (modelFile != null) {
       ModelFile.write(model, modelFile);
@@ -362,6 +447,8 @@ final class TrainCommand implements Callable<Integer> {
         new JsonOutputs.Train(
             method.label(),
             kernels.describeChoice(),
+            options.batch(),
+            options.sampled(),
             run.iterations(),
             run.seconds(),
             run.secondsPerEpoch(),

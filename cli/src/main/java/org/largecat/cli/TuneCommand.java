@@ -65,7 +65,7 @@ final class TuneCommand implements Callable<Integer> {
     Method method = shared.method;
     Dataset full = data.read(shared.trainFile, -1, -1);
     Kernels kernels = Kernels.get();
-    TrainingOptions common = shared.apply(TrainingOptions.defaults(method));
+    TrainingOptions common = shared.apply(TrainingOptions.defaults(method), full, err);
     int threads = common.threads();
     err.printf(
         "tune: %s, %d epochs per learning rate on %.0f%% of %d examples%n",

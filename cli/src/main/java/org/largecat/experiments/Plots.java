@@ -1,7 +1,7 @@
 package org.largecat.experiments;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +13,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.largecat.AtomicWrite;
 
 /** Line and scatter charts of experiment results, written as PNG and SVG with XChart (headless). */
 public final class Plots {
@@ -94,15 +95,16 @@ public final class Plots {
     if (charts.size() == 1) {
       return write(charts.get(0), base);
     }
-    Files.createDirectories(base.toAbsolutePath().getParent());
-    BitmapEncoder.saveBitmap(
-        charts, rows, columns, base.toString(), BitmapEncoder.BitmapFormat.PNG);
-    List<Path> files = new ArrayList<>(List.of(Path.of(base + ".png")));
+    AtomicWrite.createDirectories(base.toAbsolutePath().getParent());
+    Path png = Path.of(base + ".png");
+    ByteArrayOutputStream grid = new ByteArrayOutputStream();
+    BitmapEncoder.saveBitmap(charts, rows, columns, grid, BitmapEncoder.BitmapFormat.PNG);
+    AtomicWrite.write(png, grid::writeTo);
+    List<Path> files = new ArrayList<>(List.of(png));
     for (int i = 0; i < charts.size(); i++) {
-      String svg = base + "-" + (i + 1);
-      VectorGraphicsEncoder.saveVectorGraphic(
-          charts.get(i), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-      files.add(Path.of(svg + ".svg"));
+      Path svg = Path.of(base + "-" + (i + 1) + ".svg");
+      AtomicWrite.write(svg, svg(charts.get(i))::writeTo);
+      files.add(svg);
     }
     return files;
   }
@@ -166,12 +168,23 @@ public final class Plots {
     return chart;
   }
 
+  /** Writes {@code base}.png and {@code base}.svg, each whole or not at all. */
   private static List<Path> write(XYChart chart, Path base) throws IOException {
-    Files.createDirectories(base.toAbsolutePath().getParent());
-    BitmapEncoder.saveBitmap(chart, base.toString(), BitmapEncoder.BitmapFormat.PNG);
+    AtomicWrite.createDirectories(base.toAbsolutePath().getParent());
+    Path png = Path.of(base + ".png");
+    Path svg = Path.of(base + ".svg");
+    byte[] bitmap = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+    AtomicWrite.write(png, out -> out.write(bitmap));
+    AtomicWrite.write(svg, svg(chart)::writeTo);
+    return List.of(png, svg);
+  }
+
+  /** The chart as SVG, drawn in memory (a chart is kilobytes) for {@link AtomicWrite}. */
+  private static ByteArrayOutputStream svg(XYChart chart) throws IOException {
+    ByteArrayOutputStream svg = new ByteArrayOutputStream();
     VectorGraphicsEncoder.saveVectorGraphic(
-        chart, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-    return List.of(Path.of(base + ".png"), Path.of(base + ".svg"));
+        chart, svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    return svg;
   }
 
   /** The points that can be drawn on these axes. */

@@ -2,13 +2,13 @@ package org.largecat.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.largecat.AtomicWrite;
 import org.largecat.json.Json;
 
 /**
@@ -71,7 +71,7 @@ public final class ResultTable {
 
   /** Writes NAME.csv and NAME.json into {@code dir} and returns their paths. */
   public List<Path> write(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    AtomicWrite.createDirectories(dir);
     StringBuilder csv =
         new StringBuilder(String.join(",", columns.stream().map(ResultTable::csvField).toList()))
             .append('\n');
@@ -90,7 +90,7 @@ public final class ResultTable {
     }
     Path csvFile = dir.resolve(name + ".csv");
     Path jsonFile = dir.resolve(name + ".json");
-    Files.writeString(csvFile, csv);
+    AtomicWrite.writeString(csvFile, csv.toString());
     Json.write(jsonFile, json);
     return List.of(csvFile, jsonFile);
   }

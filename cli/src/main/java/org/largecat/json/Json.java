@@ -7,10 +7,9 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonPrimitive;
 import com.google.gson.JsonSerializer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
+import org.largecat.AtomicWrite;
 
 /**
  * The one JSON writer of everything the command prints with {@code --json} or writes to a file:
@@ -43,8 +42,10 @@ public final class Json {
     return GSON.toJson(value);
   }
 
-  /** Writes {@code value} to {@code file}, indented, with a final line break. */
+  /**
+   * Writes {@code value} to {@code file}, indented, with a final line break, whole or not at all.
+   */
   public static void write(Path file, Object value) throws IOException {
-    Files.writeString(file, INDENTED.toJson(value) + "\n", StandardCharsets.UTF_8);
+    AtomicWrite.writeString(file, INDENTED.toJson(value) + "\n");
   }
 }

@@ -1,10 +1,10 @@
 package org.largecat.prepare;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.largecat.AtomicWrite;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
 
@@ -49,11 +49,13 @@ public record PreparedSet(
 
   /** Writes the four files into {@code dir}, creating it when needed and replacing the files. */
   public void write(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    AtomicWrite.createDirectories(dir);
     DatasetWriter.write(train, dir.resolve("train.txt"));
     DatasetWriter.write(test, dir.resolve("test.txt"));
-    Files.write(dir.resolve("classes.txt"), classNames, StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve("README.txt"), readme(), StandardCharsets.UTF_8);
+    AtomicWrite.writeString(
+        dir.resolve("classes.txt"),
+        classNames.stream().map(name -> name + "\n").collect(Collectors.joining()));
+    AtomicWrite.writeString(dir.resolve("README.txt"), readme());
   }
 
   /** One line: N (train + test), D and K. */

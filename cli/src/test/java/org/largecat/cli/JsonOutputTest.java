@@ -116,13 +116,15 @@ class JsonOutputTest {
     assertEquals("ar-softmax", string(train, "method"));
     string(train, "backend");
     assertEquals(30, number(train, "iterations"));
+    number(train, "batch");
+    number(train, "sampled");
     for (String key :
         new String[] {
           "seconds", "seconds_per_epoch", "train_bound", "test_loglik", "test_accuracy", "test_top5"
         }) {
       number(train, key);
     }
-    assertEquals(9, train.size(), train.toString());
+    assertEquals(11, train.size(), train.toString());
 
     JsonObject withoutTest =
         json(
