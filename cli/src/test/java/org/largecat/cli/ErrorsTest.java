@@ -332,6 +332,48 @@ class ErrorsTest {
             "the answers, users × items = 100000 × 100000"));
   }
 
+  static Stream<Arguments> oversizedDataFiles() {
+    return Stream.of(
+        Arguments.of(
+            "4 460000 460000\n0 1:1\n1 2:1\n2 0:1\n3 1:1\n",
+            "xc",
+            "a model of K = 460000 classes and D = 460000 features"),
+        Arguments.of(
+            "4 3 2147483647\n0 1:1\n1 2:1\n2 0:1\n3 1:1\n",
+            "xc",
+            "a model of K = 2147483647 classes and D = 3 features"),
+        Arguments.of(
+            "0 1:1\n100000000 2:1\n",
+            "libsvm",
+            "the largest label, 100000000, makes K = 100000001 classes, but only 2 distinct labels"));
+  }
+
+  /**
+   * Sizes that only a header or a label gives, not the rows: refused before the model is allocated,
+   * in one line that gives the sizes (a 4-row file cannot make a run that needs gigabytes).
+   */
+  @ParameterizedTest
+  @MethodSource("oversizedDataFiles")
+  void aHeaderOrLabelBeyondTheHeapIsRefusedBeforeAllocating(String text, String format, String what)
+      throws Exception {
+    Path data = dir.resolve("huge.txt");
+    Files.writeString(data, text);
+    CommandRun r =
+        CommandRun.of(
+            "train",
+            "--train",
+            data.toString(),
+            "--method",
+            "ove",
+            "--format",
+            format,
+            "--epochs",
+            "1");
+    assertEquals(2, r.status(), r.err());
+    oneLine(r, "train");
+    assertTrue(r.err().contains(what), r.err());
+  }
+
   @ParameterizedTest
   @MethodSource("hugeShapes")
   void hugeShapesAreOneLine(String command, String[] shape, String what) throws Exception {
