@@ -66,6 +66,10 @@ final class BoundedLineReader {
     }
   }
 
+  void close() throws IOException {
+    in.close();
+  }
+
   private void skipLineFeed() throws IOException {
     if (position == limit) {
       limit = Math.max(in.read(buffer, 0, buffer.length), 0);

@@ -37,6 +37,14 @@ public final class Predictor {
    *     overflow)
    */
   public void utilities(Features x, int row, double[] psi) {
+    utilities(x, row, row + 1L, psi);
+  }
+
+  /**
+   * As {@link #utilities(Features, int, double[])}, where {@code example} is the row's 1-based
+   * number in its file (the row of a block is not), which an error names.
+   */
+  public void utilities(Features x, int row, long example, double[] psi) {
     x.gatherDot(
         kernels.vectorOps(),
         model.weights(),
@@ -53,7 +61,7 @@ public final class Predictor {
       if (!Double.isFinite(psi[k])) {
         throw new NonFiniteScoreException(
             "example "
-                + (row + 1)
+                + example
                 + ": the score of class "
                 + k
                 + " is "
