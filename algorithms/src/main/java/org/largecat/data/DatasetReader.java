@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.largecat.IoErrors;
+import org.largecat.MemoryBudget;
 
 /**
  * Reads the sparse text formats of {@link TextFormat} into a {@link Dataset} with CSR features.
@@ -283,6 +284,9 @@ public final class DatasetReader {
     if (value < base) {
       throw error(
           what + " " + value + " is below " + base + " (indices are " + base + "-based here)");
+    }
+    if ((long) value - base >= MemoryBudget.MAX_ARRAY_LENGTH) {
+      throw error(what + " " + value + " is too large: the sizes it implies do not fit an array");
     }
     return value - base;
   }
