@@ -88,6 +88,10 @@ public final class ChoiceData {
    *     longer than {@link BoundedLineReader#MAX_LINE}
    */
   public static ChoiceData read(Path file, int declaredChoices) throws IOException {
+    if (declaredChoices == 1) {
+      throw new IllegalArgumentException(
+          file + ": K = 1 choice declared, but every item needs at least 2 choices");
+    }
     IntArray values = new IntArray();
     int items = -1;
     int users = 0;
