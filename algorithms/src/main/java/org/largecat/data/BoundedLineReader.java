@@ -9,12 +9,12 @@ import java.nio.file.Path;
  * cap before holding it whole, so that memory stays bounded on any input (a binary file without
  * line breaks, a runaway line).
  */
-final class BoundedLineReader {
+public final class BoundedLineReader {
   /**
    * The longest line read, in characters (16 Mi): a row of a million sparse features fits, and the
    * line buffer stays small beside any model.
    */
-  static final int MAX_LINE = 1 << 24;
+  public static final int MAX_LINE = 1 << 24;
 
   private final Reader in;
   private final Path file;
@@ -25,14 +25,15 @@ final class BoundedLineReader {
   private int limit;
   private long lineNumber;
 
-  BoundedLineReader(Reader in, Path file, int maxLine) {
+  /** Reads {@code in}, the text of {@code file}, refusing lines longer than {@code maxLine}. */
+  public BoundedLineReader(Reader in, Path file, int maxLine) {
     this.in = in;
     this.file = file;
     this.maxLine = maxLine;
   }
 
   /** The next line without its terminator (\n, \r\n or \r), or null at the end of the input. */
-  String readLine() throws IOException {
+  public String readLine() throws IOException {
     line.setLength(0);
     boolean any = false;
     while (true) {
@@ -64,6 +65,11 @@ final class BoundedLineReader {
         return finish();
       }
     }
+  }
+
+  /** Closes the reader it reads. */
+  public void close() throws IOException {
+    in.close();
   }
 
   private void skipLineFeed() throws IOException {

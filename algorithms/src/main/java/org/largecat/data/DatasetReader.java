@@ -1,12 +1,12 @@
 package org.largecat.data;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.largecat.IoErrors;
+import org.largecat.MemoryBudget;
 
 /**
  * Reads the sparse text formats of {@link TextFormat} into a {@link Dataset} with CSR features.
@@ -18,7 +18,11 @@ import org.largecat.IoErrors;
 public final class DatasetReader {
   private final Path file;
   private final ReadOptions options;
+  private BoundedLineReader in;
+  private long[] header;
+  private boolean ended;
   private long lineNumber;
+  private long rowsBefore;
   private int[] labels = new int[1024];
   private int[] indptr = new int[1025];
   private int[] indices = new int[4096];
@@ -38,23 +42,45 @@ public final class DatasetReader {
 
   /** Reads {@code file} as {@code options} say. */
   public static Dataset read(Path file, ReadOptions options) throws IOException {
-    return new DatasetReader(file, options).read();
+    DatasetReader reader = open(file, options);
+    try {
+      reader.readRows(Integer.MAX_VALUE, Long.MAX_VALUE);
+      return reader.takeRows();
+    } finally {
+      reader.close();
+    }
   }
 
-  private Dataset read() throws IOException {
-    long[] header = null;
-    try (BufferedReader raw = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      BoundedLineReader in = new BoundedLineReader(raw, file, BoundedLineReader.MAX_LINE);
+  /** Opens {@code file} for {@link #readRows}; a file that cannot be opened names itself. */
+  static DatasetReader open(Path file, ReadOptions options) throws IOException {
+    DatasetReader reader = new DatasetReader(file, options);
+    try {
+      reader.in =
+          new BoundedLineReader(
+              Files.newBufferedReader(file, StandardCharsets.UTF_8),
+              file,
+              BoundedLineReader.MAX_LINE);
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot read", e);
+    }
+    return reader;
+  }
+
+  /**
+   * Reads examples until {@code maxRows} are held or {@code maxValues} stored values are reached,
+   * or the file ends; at the end, checks the file as a whole (empty, shorter than its header, no
+   * examples). Returns false once the file has ended.
+   */
+  boolean readRows(int maxRows, long maxValues) throws IOException {
+    if (ended) {
+      return false;
+    }
+    try {
       String line;
-      while ((line = in.readLine()) != null) {
+      while (rows < maxRows && indptr[rows] < maxValues && (line = in.readLine()) != null) {
         lineNumber++;
         if (header == null && options.format() == TextFormat.EXTREME_CLASSIFICATION) {
-          header = parseHeader(line);
-          if (header[0] > Integer.MAX_VALUE - 8) {
-            throw error("header declares " + header[0] + " rows, more than a Java array holds");
-          }
-          columnLimit = columnLimit >= 0 ? columnLimit : (int) header[1];
-          classLimit = classLimit > 0 ? classLimit : (int) header[2];
+          readHeader(line);
           continue;
         }
         if (options.format() == TextFormat.LIBSVM) {
@@ -63,7 +89,7 @@ public final class DatasetReader {
           if (line.isBlank()) {
             continue;
           }
-        } else if (rows == header[0]) {
+        } else if (rowsBefore + rows == header[0]) {
           if (!line.isBlank()) {
             throw error("the header declares " + header[0] + " rows but the file has more");
           }
@@ -71,35 +97,73 @@ public final class DatasetReader {
         }
         parseExample(line);
       }
+      if (rows < maxRows && indptr[rows] < maxValues) {
+        ended = true;
+        checkEnd();
+      }
     } catch (DataFileException e) {
       throw e;
     } catch (IOException e) {
       throw IoErrors.explain(
           file, lineNumber > 0 ? "cannot read line " + (lineNumber + 1) : "cannot read", e);
     }
+    return !ended || rows > 0;
+  }
+
+  private void readHeader(String line) throws DataFileException {
+    header = parseHeader(line);
+    if (header[0] > Integer.MAX_VALUE - 8) {
+      throw error("header declares " + header[0] + " rows, more than a Java array holds");
+    }
+    columnLimit = columnLimit >= 0 ? columnLimit : (int) header[1];
+    classLimit = classLimit > 0 ? classLimit : (int) header[2];
+  }
+
+  private void checkEnd() throws DataFileException {
+    long total = rowsBefore + rows;
     if (lineNumber == 0) {
       throw new DataFileException(file, 0, "the file is empty");
     }
-    if (header != null && rows < header[0]) {
+    if (header != null && total < header[0]) {
       throw new DataFileException(
           file,
           lineNumber,
-          "the file ends after " + rows + " of the " + header[0] + " rows its header declares");
+          "the file ends after " + total + " of the " + header[0] + " rows its header declares");
     }
-    if (rows == 0) {
+    if (total == 0) {
       throw new DataFileException(file, lineNumber, "the file has no examples");
     }
+  }
+
+  /**
+   * The examples read since the last call, as a dataset of the options' shape (or the file's, when
+   * the whole file was read); the buffers are then reused for the next rows.
+   */
+  Dataset takeRows() throws DataFileException {
     int columns = columnLimit >= 0 ? columnLimit : maxColumn + 1;
     int classes = classLimit > 0 ? classLimit : inferredClasses();
-    return new Dataset(
-        new SparseFeatures(
-            rows,
-            columns,
-            Arrays.copyOf(indptr, rows + 1),
-            Arrays.copyOf(indices, indptr[rows]),
-            Arrays.copyOf(values, indptr[rows])),
-        Arrays.copyOf(labels, rows),
-        classes);
+    Dataset block =
+        new Dataset(
+            new SparseFeatures(
+                rows,
+                columns,
+                Arrays.copyOf(indptr, rows + 1),
+                Arrays.copyOf(indices, indptr[rows]),
+                Arrays.copyOf(values, indptr[rows])),
+            Arrays.copyOf(labels, rows),
+            classes);
+    rowsBefore += rows;
+    rows = 0;
+    return block;
+  }
+
+  /** The examples taken so far by {@link #takeRows}. */
+  long rowsTaken() {
+    return rowsBefore;
+  }
+
+  void close() throws IOException {
+    in.close();
   }
 
   /**
@@ -220,6 +284,9 @@ public final class DatasetReader {
     if (value < base) {
       throw error(
           what + " " + value + " is below " + base + " (indices are " + base + "-based here)");
+    }
+    if ((long) value - base >= MemoryBudget.MAX_ARRAY_LENGTH) {
+      throw error(what + " " + value + " is too large: the sizes it implies do not fit an array");
     }
     return value - base;
   }

@@ -10,7 +10,9 @@ import org.largecat.AtomicWrite;
 /**
  * Writes a {@link Dataset} in the repository's text format, the Extreme Classification one ({@link
  * TextFormat#EXTREME_CLASSIFICATION}, 0-based): header {@code N D K}, then {@code label f:v f:v
- * ...} with zeros left out and values written round-trip exact.
+ * ...} with values written round-trip exact, signed zeros too: a sparse row keeps every stored pair
+ * (explicit zeros included), a dense row leaves out its +0 values, so that reading the file gives
+ * back the same features bit for bit.
  */
 public final class DatasetWriter {
   private DatasetWriter() {}
@@ -39,7 +41,10 @@ public final class DatasetWriter {
         }
         case DenseFeatures d -> {
           for (int j = 0; j < d.columns(); j++) {
-            appendPair(line, j, d.values()[n * d.columns() + j]);
+            float value = d.values()[n * d.columns() + j];
+            if (Float.floatToRawIntBits(value) != 0) {
+              appendPair(line, j, value);
+            }
           }
         }
       }
@@ -50,13 +55,13 @@ public final class DatasetWriter {
   }
 
   private static void appendPair(StringBuilder line, int column, float value) {
-    if (value != 0) {
-      line.append(' ').append(column).append(':');
-      if (value == Math.rint(value) && Math.abs(value) < 1e7f) {
-        line.append((int) value);
-      } else {
-        line.append(value);
-      }
+    line.append(' ').append(column).append(':');
+    if (value == Math.rint(value)
+        && Math.abs(value) < 1e7f
+        && Float.floatToRawIntBits(value) != Float.floatToRawIntBits(-0f)) {
+      line.append((int) value);
+    } else {
+      line.append(value);
     }
   }
 }

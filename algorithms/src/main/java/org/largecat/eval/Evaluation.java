@@ -16,8 +16,15 @@ import org.largecat.model.LinearModel;
  * p is ψ_y − logsumexp(ψ) (A&R Eq. 1), probit and logistic go through {@link Predictor}. The
  * predicted class is the largest ψ (ties to the smaller index), which is the most probable class
  * under every link, since each is monotone in ψ_k.
+ *
+ * <p>Threads compute the examples' log-probabilities; the sum runs in example order, so the result
+ * is the same bit for bit for any thread count and for a file read whole or in blocks ({@link
+ * Accumulator}).
  */
 public final class Evaluation {
+  /** Examples whose log-probabilities are held at once before they are added up in order. */
+  private static final int SLICE = 1 << 14;
+
   private Evaluation() {}
 
   /** The measures of one evaluation. */
@@ -30,54 +37,115 @@ public final class Evaluation {
    */
   public static Result evaluate(
       LinearModel model, Dataset data, Kernels kernels, int topK, int threads) {
-    if (model.classes() != data.classes() || model.columns() != data.columns()) {
-      throw new IllegalArgumentException(
-          "model is K = "
-              + model.classes()
-              + ", D = "
-              + model.columns()
-              + " but the data are K = "
-              + data.classes()
-              + ", D = "
-              + data.columns());
+    Accumulator sum = new Accumulator(model, kernels, topK, threads);
+    sum.add(data);
+    return sum.result();
+  }
+
+  /**
+   * Sums the measures over the blocks of one test set, added in file order: the result is the one
+   * {@link #evaluate} gives on the whole set.
+   */
+  public static final class Accumulator {
+    private final LinearModel model;
+    private final Kernels kernels;
+    private final int topK;
+    private final int threads;
+    private final double[] logP = new double[SLICE];
+    private final boolean[] top1 = new boolean[SLICE];
+    private final boolean[] topKHit = new boolean[SLICE];
+    private double logLikelihood;
+    private long correct;
+    private long correctTopK;
+    private long examples;
+
+    public Accumulator(LinearModel model, Kernels kernels, int topK, int threads) {
+      if (topK < 1 || threads < 1) {
+        throw new IllegalArgumentException(
+            "topK = " + topK + " and threads = " + threads + " must be >= 1");
+      }
+      this.model = model;
+      this.kernels = kernels;
+      this.topK = topK;
+      this.threads = threads;
     }
-    if (topK < 1 || threads < 1) {
-      throw new IllegalArgumentException(
-          "topK = " + topK + " and threads = " + threads + " must be >= 1");
-    }
-    int n = data.rows();
-    double[][] partial = new double[threads][3];
-    List<Callable<Void>> chunks = new ArrayList<>();
-    for (int r = 0; r < threads; r++) {
-      int from = (int) ((long) n * r / threads);
-      int to = (int) ((long) n * (r + 1) / threads);
-      double[] out = partial[r];
-      chunks.add(
-          () -> {
-            Predictor predictor = new Predictor(model, kernels);
-            double[] psi = new double[model.classes()];
-            for (int i = from; i < to; i++) {
-              int y = data.labels()[i];
-              predictor.utilities(data.features(), i, psi);
-              out[0] += predictor.logProbability(psi, y);
-              int rank = Predictor.rank(psi, y);
-              out[1] += rank == 0 ? 1 : 0;
-              out[2] += rank < topK ? 1 : 0;
-            }
-            return null;
-          });
-    }
-    runAll(chunks, threads);
-    double[] total = new double[3];
-    for (double[] p : partial) {
-      for (int j = 0; j < 3; j++) {
-        total[j] += p[j];
+
+    /** Adds the examples of {@code block}, which follow those added before. */
+    public void add(Dataset block) {
+      if (model.classes() != block.classes() || model.columns() != block.columns()) {
+        throw new IllegalArgumentException(
+            "model is K = "
+                + model.classes()
+                + ", D = "
+                + model.columns()
+                + " but the data are K = "
+                + block.classes()
+                + ", D = "
+                + block.columns());
+      }
+      for (int from = 0; from < block.rows(); from += SLICE) {
+        int count = Math.min(SLICE, block.rows() - from);
+        score(block, from, count);
+        for (int i = 0; i < count; i++) {
+          logLikelihood += logP[i];
+          correct += top1[i] ? 1 : 0;
+          correctTopK += topKHit[i] ? 1 : 0;
+        }
+        examples += count;
       }
     }
-    return new Result(total[0] / n, total[1] / n, total[2] / n, topK, n);
+
+    /**
+     * Fills logP, top1 and topKHit for rows [first, first + count) of the block, in threads; the
+     * first of them is example {@code examples + 1} of the set.
+     */
+    private void score(Dataset block, int first, int count) {
+      int parts = Math.min(threads, count);
+      long firstExample = examples + 1;
+      List<Callable<Void>> chunks = new ArrayList<>();
+      for (int r = 0; r < parts; r++) {
+        int from = (int) ((long) count * r / parts);
+        int to = (int) ((long) count * (r + 1) / parts);
+        chunks.add(
+            () -> {
+              Predictor predictor = new Predictor(model, kernels);
+              double[] psi = new double[model.classes()];
+              for (int i = from; i < to; i++) {
+                int row = first + i;
+                int y = block.labels()[row];
+                predictor.utilities(block.features(), row, firstExample + i, psi);
+                logP[i] = predictor.logProbability(psi, y);
+                int rank = Predictor.rank(psi, y);
+                top1[i] = rank == 0;
+                topKHit[i] = rank < topK;
+              }
+              return null;
+            });
+      }
+      runAll(chunks, parts);
+    }
+
+    /** The measures over every example added; none is an error. */
+    public Result result() {
+      if (examples == 0 || examples > Integer.MAX_VALUE) {
+        throw new IllegalStateException(examples + " examples evaluated; need 1 to 2^31 - 1");
+      }
+      double n = examples;
+      return new Result(logLikelihood / n, correct / n, correctTopK / n, topK, (int) examples);
+    }
   }
 
   private static void runAll(List<Callable<Void>> tasks, int threads) {
+    if (threads == 1) {
+      try {
+        tasks.get(0).call();
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      return;
+    }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       Parallel.invokeAll(pool, tasks, "evaluation");

@@ -17,8 +17,11 @@ public final class Predictor {
   private final int[] allClasses;
   private final UtilityModelQuadrature quadrature;
 
-  /** The example whose utilities were computed last (-1: none), for the messages. */
-  private int row = -1;
+  /**
+   * The 1-based number of the example whose utilities were computed last (0: none), for the
+   * messages.
+   */
+  private long example;
 
   public Predictor(LinearModel model, Kernels kernels) {
     this.model = model;
@@ -41,7 +44,15 @@ public final class Predictor {
    *     overflow)
    */
   public void utilities(Features x, int row, double[] psi) {
-    this.row = row;
+    utilities(x, row, row + 1L, psi);
+  }
+
+  /**
+   * As {@link #utilities(Features, int, double[])}, where {@code example} is the row's 1-based
+   * number in its file (the row of a block is not), which an error names.
+   */
+  public void utilities(Features x, int row, long example, double[] psi) {
+    this.example = example;
     x.gatherDot(
         kernels.vectorOps(),
         model.weights(),
@@ -58,7 +69,7 @@ public final class Predictor {
       if (!Double.isFinite(psi[k])) {
         throw new NonFiniteScoreException(
             "example "
-                + (row + 1)
+                + example
                 + ": the score of class "
                 + k
                 + " is "
@@ -127,7 +138,7 @@ public final class Predictor {
                     + " class %d: %.6g), too wide for the quadrature (%s); the model's weights are"
                     + " too large for its features: retrain with a smaller --learning-rate, a"
                     + " --prior-variance, or scaled features (--scale-max)",
-                row >= 0 ? "example " + (row + 1) + ": " : "",
+                example > 0 ? "example " + example + ": " : "",
                 model.link().name().toLowerCase(Locale.ROOT),
                 psi[high] - psi[low],
                 high,

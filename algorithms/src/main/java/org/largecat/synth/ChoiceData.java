@@ -1,6 +1,5 @@
 package org.largecat.synth;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -8,6 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.largecat.AtomicWrite;
+import org.largecat.IoErrors;
+import org.largecat.MemoryBudget;
+import org.largecat.data.BoundedLineReader;
+import org.largecat.data.DataFileException;
 
 /**
  * Survey answers: U users each choose one of K choices for each of I categorical items. The text
@@ -81,15 +84,31 @@ public final class ChoiceData {
    *
    * @throws IllegalArgumentException naming the file, the line and the reason for any malformed
    *     line
+   * @throws IOException naming the file when it cannot be read, is not UTF-8 text or has a line
+   *     longer than {@link BoundedLineReader#MAX_LINE}
    */
   public static ChoiceData read(Path file, int declaredChoices) throws IOException {
+    if (declaredChoices == 1) {
+      throw new IllegalArgumentException(
+          file + ": K = 1 choice declared, but every item needs at least 2 choices");
+    }
     IntArray values = new IntArray();
     int items = -1;
     int users = 0;
     int largest = 0;
-    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    BoundedLineReader reader;
+    try {
+      reader =
+          new BoundedLineReader(
+              Files.newBufferedReader(file, StandardCharsets.UTF_8),
+              file,
+              BoundedLineReader.MAX_LINE);
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot read", e);
+    }
+    int lineNumber = 0;
+    try {
       String line;
-      int lineNumber = 0;
       while ((line = reader.readLine()) != null) {
         lineNumber++;
         String trimmed = line.strip();
@@ -122,15 +141,31 @@ public final class ChoiceData {
                 lineNumber,
                 "item " + i + ": choice " + value + " is negative (choices are 0-based)");
           }
+          if (value >= MemoryBudget.MAX_ARRAY_LENGTH) {
+            throw malformed(
+                file,
+                lineNumber,
+                "item " + i + ": choice " + value + " is too large (K choices must fit an array)");
+          }
           if (declaredChoices > 0 && value >= declaredChoices) {
             throw malformed(
                 file, lineNumber, "item " + i + ": choice " + value + " >= K = " + declaredChoices);
+          }
+          if (values.size == MemoryBudget.MAX_ARRAY_LENGTH) {
+            throw malformed(
+                file, lineNumber, "more choices in the file than a Java array holds (U x I)");
           }
           largest = Math.max(largest, value);
           values.add(value);
         }
         users++;
       }
+    } catch (DataFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot read line " + (lineNumber + 1), e);
+    } finally {
+      reader.close();
     }
     if (users == 0) {
       throw new IllegalArgumentException(
@@ -174,7 +209,9 @@ public final class ChoiceData {
 
     void add(int value) {
       if (size == data.length) {
-        data = java.util.Arrays.copyOf(data, data.length * 2);
+        data =
+            java.util.Arrays.copyOf(
+                data, (int) Math.min(MemoryBudget.MAX_ARRAY_LENGTH, 2L * data.length));
       }
       data[size++] = value;
     }

@@ -3,6 +3,7 @@ package org.largecat.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.largecat.data.Dataset;
+import org.largecat.data.DatasetBlocks;
 import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
@@ -41,13 +42,24 @@ final class DataFiles {
    * must fit them.
    */
   Dataset read(Path file, int columns, int classes) throws IOException {
+    return denseIfFull(DatasetReader.read(file, options(columns, classes)));
+  }
+
+  /**
+   * Opens {@code file} to read in blocks of examples that must fit {@code columns} and {@code
+   * classes} (a model's); each block goes through {@link #denseIfFull} on its own.
+   */
+  DatasetBlocks blocks(Path file, int columns, int classes) throws IOException {
+    return DatasetBlocks.open(file, options(columns, classes), DatasetBlocks.DEFAULT_ROWS);
+  }
+
+  private ReadOptions options(int columns, int classes) {
     ReadOptions options = ReadOptions.of(format);
     options =
         options.withBases(
             featureBase == null ? options.featureBase() : featureBase,
             labelBase == null ? options.labelBase() : labelBase);
-    options = options.withShape(columns, classes);
-    return denseIfFull(DatasetReader.read(file, options));
+    return options.withShape(columns, classes);
   }
 
   static Dataset denseIfFull(Dataset data) {

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
+import org.largecat.data.DatasetBlocks;
 import org.largecat.data.Features;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
@@ -103,8 +104,13 @@ final class EvaluateCommand {
 
   private static int evaluate(Evaluate args, PrintStream out) throws IOException {
     LinearModel model = ModelFile.read(args.modelFile);
-    Dataset test = args.data.read(args.testFile, model.columns(), model.classes());
-    Evaluation.Result r = Evaluation.evaluate(model, test, Kernels.get(), 5, args.threads);
+    Evaluation.Accumulator sum = new Evaluation.Accumulator(model, Kernels.get(), 5, args.threads);
+    try (DatasetBlocks blocks = args.data.blocks(args.testFile, model.columns(), model.classes())) {
+      for (Dataset block = blocks.next(); block != null; block = blocks.next()) {
+        sum.add(DataFiles.denseIfFull(block));
+      }
+    }
+    Evaluation.Result r = sum.result();
     if (args.json) {
       out.println(
           Json.line(
@@ -118,25 +124,34 @@ final class EvaluateCommand {
     return 0;
   }
 
+  /** One line per example, a block of the input at a time. */
   private static int predict(Predict args, PrintStream out) throws IOException {
     LinearModel model = ModelFile.read(args.modelFile);
-    Dataset input = args.data.read(args.inputFile, model.columns(), model.classes());
     int top = Math.min(args.top, model.classes());
     Predictor predictor = new Predictor(model, Kernels.get());
     double[] psi = new double[model.classes()];
     double[] logP = new double[model.classes()];
     int[] best = new int[top];
-    Features x = input.features();
     StringBuilder line = new StringBuilder();
-    for (int n = 0; n < input.rows(); n++) {
-      predictor.utilities(x, n, psi);
-      predictor.logProbabilities(psi, logP);
-      topClasses(logP, best);
-      line.setLength(0);
-      for (int i = 0; i < top; i++) {
-        line.append(i == 0 ? "" : " ").append(best[i]).append(':').append(Math.exp(logP[best[i]]));
+    try (DatasetBlocks blocks =
+        args.data.blocks(args.inputFile, model.columns(), model.classes())) {
+      long example = 0;
+      for (Dataset block = blocks.next(); block != null; block = blocks.next()) {
+        Features x = DataFiles.denseIfFull(block).features();
+        for (int n = 0; n < block.rows(); n++) {
+          predictor.utilities(x, n, ++example, psi);
+          predictor.logProbabilities(psi, logP);
+          topClasses(logP, best);
+          line.setLength(0);
+          for (int i = 0; i < top; i++) {
+            line.append(i == 0 ? "" : " ")
+                .append(best[i])
+                .append(':')
+                .append(Math.exp(logP[best[i]]));
+          }
+          out.println(line);
+        }
       }
-      out.println(line);
     }
     return 0;
   }

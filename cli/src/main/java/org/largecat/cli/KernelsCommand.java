@@ -126,7 +126,11 @@ final class KernelsCommand implements Callable<Integer> {
     }
   }
 
-  private static int eval(
+  /**
+   * Reads one case per line from {@code in}, evaluates them all and prints one line each; returns 2
+   * with a line on {@code err} per malformed line, evaluating nothing.
+   */
+  static int eval(
       EvalFunction function, Kernels kernels, InputStream in, PrintStream out, PrintStream err) {
     List<double[]> rows = new ArrayList<>();
     int bad = 0;
