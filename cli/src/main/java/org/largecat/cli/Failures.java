@@ -20,6 +20,12 @@ final class Failures {
   /** Exit status of bad usage or bad input. */
   static final int BAD_INPUT = 2;
 
+  /**
+   * The reader of standard output went away (e.g. {@code largecat predict ... | head}): the status
+   * a Unix tool killed by SIGPIPE returns, without a message, as such a tool says nothing.
+   */
+  static final int BROKEN_PIPE = 128 + 13;
+
   private Failures() {}
 
   /** Prints {@code failure} of {@code command} to {@code err} and returns the exit status. */

@@ -105,7 +105,9 @@ public final class Largecat {
     command.getOut().flush();
     printed.flush();
     IOException writeError = written.failure();
-    if (writeError != null
+    if (writeError != null && "Broken pipe".equals(writeError.getMessage())) {
+      status = status != 0 ? status : Failures.BROKEN_PIPE;
+    } else if (writeError != null
         || printed.checkError()
         || out instanceof PrintStream p && p.checkError()) {
       command

@@ -162,12 +162,37 @@ class ErrorsTest {
     assertArrayEquals(old, Files.readAllBytes(model));
   }
 
-  /** An output stream that fails as a full disk does. */
+  /** An output stream that fails as a full disk does, or with another reason. */
   private static final class FullDisk extends OutputStream {
+    private final String reason;
+
+    FullDisk() {
+      this("No space left on device");
+    }
+
+    FullDisk(String reason) {
+      this.reason = reason;
+    }
+
     @Override
     public void write(int b) throws IOException {
-      throw new IOException("No space left on device");
+      throw new IOException(reason);
     }
+  }
+
+  /** Standard output closed by its reader ({@code | head}): silent, with SIGPIPE's status. */
+  @Test
+  void aBrokenPipeEndsTheRunQuietly() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        Largecat.run(
+            new String[] {"--version"},
+            InputStream.nullInputStream(),
+            new FullDisk("Broken pipe"),
+            StandardCharsets.UTF_8,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(141, status);
+    assertEquals("", err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
