@@ -127,13 +127,26 @@ public final class BackendCatalog {
     return entries.get(name);
   }
 
-  /** The first available backend in the family's auto order that implements it. */
+  /**
+   * The first available backend in the family's auto order that implements it; one that runs
+   * degraded here (it carries a {@link KernelFamilies#warning}, e.g. netlib on its Java fallback)
+   * moves behind every other backend but the scalar reference.
+   */
   Entry best(KernelFamily family) {
+    Entry degraded = null;
     for (String name : autoOrder(family)) {
       Entry e = entries.get(name);
-      if (e.available() && e.families().get(family) != null) {
-        return e;
+      if (!e.available() || e.families().get(family) == null) {
+        continue;
       }
+      if (e.families().warning() != null) {
+        degraded = degraded == null ? e : degraded;
+      } else {
+        return degraded != null && name.equals("scalar") ? degraded : e;
+      }
+    }
+    if (degraded != null) {
+      return degraded;
     }
     throw new IllegalStateException(
         "no available backend implements "

@@ -200,7 +200,11 @@ public final class Kernels {
             .append(e.name())
             .append(": ")
             .append(
-                AUTO.equals(request) ? "a faster backend covers its families" : "not requested");
+                !AUTO.equals(request)
+                    ? "not requested"
+                    : e.families().warning() != null
+                        ? "it runs degraded here (see its warning)"
+                        : "a faster backend covers its families");
       }
       if (e.detail() != null) {
         s.append("; ").append(e.name()).append(" uses ").append(e.detail());

@@ -102,6 +102,32 @@ class BackendSelectionTest {
     assertTrue(k.report(jblasOnly).contains("jblas uses jblas detail"), k.report(jblasOnly));
   }
 
+  /** A matrix backend that loads but says it runs below its speed (netlib on its Java code). */
+  private static KernelBackend degraded(String name) {
+    return backend(
+        name,
+        () ->
+            new KernelFamilies(
+                null, null, null, new ScalarMatrixOps(), name + " detail", "runs its fallback"));
+  }
+
+  @Test
+  void autoPutsADegradedBackendBehindTheOthersButBeforeScalarAndForcingStillTakesIt() {
+    BackendCatalog catalog =
+        BackendCatalog.of(List.of(new ScalarBackend(), degraded("blas"), matrixOnly("jblas")));
+    Kernels auto = Kernels.select(catalog, "auto", false);
+    assertEquals("jblas", auto.backendOf(KernelFamily.MATRIX_OPS));
+    assertTrue(
+        auto.report(catalog).contains("not chosen blas: it runs degraded here"),
+        auto.report(catalog));
+    assertEquals("blas", Kernels.select(catalog, "blas", false).backendOf(KernelFamily.MATRIX_OPS));
+    BackendCatalog onlyDegraded = BackendCatalog.of(List.of(new ScalarBackend(), degraded("blas")));
+    assertEquals(
+        "blas",
+        Kernels.select(onlyDegraded, "auto", false).backendOf(KernelFamily.MATRIX_OPS),
+        "degraded, it still comes before the scalar reference");
+  }
+
   @Test
   void forcingABackendTakesItsFamiliesAndInheritsTheRest() {
     BackendCatalog catalog =
