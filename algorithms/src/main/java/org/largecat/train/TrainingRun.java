@@ -1,21 +1,59 @@
 package org.largecat.train;
 
 /**
- * A timed run of a {@link Trainer}: how long it took and the bound averaged over its last epoch of
- * iterations (a single iteration's estimate is too noisy to report).
+ * A timed run of a {@link Trainer}: how long it took, the bound averaged over its last epoch of
+ * iterations (a single iteration's estimate is too noisy to report), and why it stopped.
  *
  * @param iterations the iterations run
  * @param seconds wall-clock time of the iterations
  * @param secondsPerEpoch seconds per ⌈N/|B|⌉ iterations
  * @param lastEpochBound the mean of the per-iteration estimates over the last (possibly partial)
  *     epoch
+ * @param stoppedBecause why the run ended
+ * @param lastImprovement the relative improvement of the last whole epoch's mean over the one
+ *     before, or NaN when the run had fewer than two whole epochs
  */
 public record TrainingRun(
-    int iterations, double seconds, double secondsPerEpoch, double lastEpochBound) {
+    int iterations,
+    double seconds,
+    double secondsPerEpoch,
+    double lastEpochBound,
+    Stop stoppedBecause,
+    double lastImprovement) {
+
+  /** Why a run ended. */
+  public enum Stop {
+    /** It ran the iterations (or epochs) it was told to. */
+    ITERATIONS,
+    /** Its {@link StoppingRule} saw no progress for the rule's patience. */
+    CONVERGED,
+    /** It reached the rule's most epochs before converging. */
+    MAX_EPOCHS,
+    /** It reached the rule's time limit before converging. */
+    MAX_SECONDS
+  }
+
+  /** Whether the stopping rule saw it converge; false for a capped run, null for a fixed one. */
+  public Boolean converged() {
+    return stoppedBecause == Stop.ITERATIONS ? null : stoppedBecause == Stop.CONVERGED;
+  }
+
+  /** Epochs run, whole or not. */
+  public double epochs(int iterationsPerEpoch) {
+    return iterations / (double) iterationsPerEpoch;
+  }
 
   /** Told of the progress now and then. */
   public interface Progress {
     void report(int iteration, int iterations, double epochBound, double seconds);
+  }
+
+  /** Told at the end of each epoch of a run under a {@link StoppingRule}. */
+  public interface EpochProgress {
+    /**
+     * @param improvement relative to the epoch before, NaN for the first
+     */
+    void epoch(int epoch, double epochBound, double improvement, double seconds);
   }
 
   /**
@@ -26,36 +64,92 @@ public record TrainingRun(
    */
   public static TrainingRun run(
       Trainer trainer, int iterations, double everySeconds, Progress progress) {
-    int perEpoch = trainer.iterationsPerEpoch();
-    long start = System.nanoTime();
-    long lastReport = start;
-    double sum = 0;
-    int count = 0;
+    Steps steps = new Steps(trainer);
+    long lastReport = steps.start;
     for (int t = 1; t <= iterations; t++) {
-      if ((t - 1) % perEpoch == 0) {
+      steps.next();
+      long now = System.nanoTime();
+      if ((now - lastReport) * 1e-9 >= everySeconds || t == iterations) {
+        progress.report(t, iterations, steps.epochMean(), (now - steps.start) * 1e-9);
+        lastReport = now;
+      }
+    }
+    return steps.result(Stop.ITERATIONS, Double.NaN);
+  }
+
+  /**
+   * Runs whole epochs until {@code rule} stops the run, telling {@code progress} after each.
+   *
+   * @throws TrainingDivergedException when an iteration's objective is NaN or infinite
+   */
+  public static TrainingRun until(Trainer trainer, StoppingRule rule, EpochProgress progress) {
+    Steps steps = new Steps(trainer);
+    double before = Double.NaN;
+    double improvement = Double.NaN;
+    int withoutProgress = 0;
+    for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
+      for (int i = 0; i < steps.perEpoch; i++) {
+        steps.next();
+      }
+      double mean = steps.epochMean();
+      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(before, mean);
+      withoutProgress = improvement < rule.tolerance() ? withoutProgress + 1 : 0;
+      before = mean;
+      double seconds = (System.nanoTime() - steps.start) * 1e-9;
+      progress.epoch(epoch, mean, improvement, seconds);
+      if (withoutProgress >= rule.patience()) {
+        return steps.result(Stop.CONVERGED, improvement);
+      }
+      if (seconds >= rule.maxSeconds() && epoch < rule.maxEpochs()) {
+        return steps.result(Stop.MAX_SECONDS, improvement);
+      }
+    }
+    return steps.result(Stop.MAX_EPOCHS, improvement);
+  }
+
+  /** The iterations of one run: each objective checked, and its mean over the current epoch. */
+  private static final class Steps {
+    final Trainer trainer;
+    final int perEpoch;
+    final long start = System.nanoTime();
+    int done;
+    double sum;
+    int count;
+
+    Steps(Trainer trainer) {
+      this.trainer = trainer;
+      this.perEpoch = trainer.iterationsPerEpoch();
+    }
+
+    void next() {
+      if (done % perEpoch == 0) {
         sum = 0;
         count = 0;
       }
       double objective = trainer.step();
+      done++;
       if (!Double.isFinite(objective)) {
         throw new TrainingDivergedException(
             "the training objective became "
                 + objective
                 + " at iteration "
-                + t
+                + done
                 + " (epoch "
-                + ((t - 1) / perEpoch + 1)
+                + ((done - 1) / perEpoch + 1)
                 + "); the model diverged and must not be used");
       }
       sum += objective;
       count++;
-      long now = System.nanoTime();
-      if ((now - lastReport) * 1e-9 >= everySeconds || t == iterations) {
-        progress.report(t, iterations, sum / count, (now - start) * 1e-9);
-        lastReport = now;
-      }
     }
-    double seconds = (System.nanoTime() - start) * 1e-9;
-    return new TrainingRun(iterations, seconds, seconds / iterations * perEpoch, sum / count);
+
+    double epochMean() {
+      return sum / count;
+    }
+
+    TrainingRun result(Stop stop, double improvement) {
+      double seconds = (System.nanoTime() - start) * 1e-9;
+      return new TrainingRun(
+          done, seconds, seconds / done * perEpoch, epochMean(), stop, improvement);
+    }
   }
 }

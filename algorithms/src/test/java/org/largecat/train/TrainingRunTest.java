@@ -1,8 +1,12 @@
 package org.largecat.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TrainingRunTest {
@@ -36,6 +40,74 @@ class TrainingRunTest {
         "the training objective became NaN at iteration 6 (epoch 2); the model diverged and must"
             + " not be used",
         e.getMessage());
+  }
+
+  /** A trainer whose iterations each return their epoch's objective, from {@code byEpoch}. */
+  private static Trainer epochs(double... byEpoch) {
+    return new Trainer() {
+      private int t;
+
+      @Override
+      public double step() {
+        return byEpoch[Math.min(t++ / 4, byEpoch.length - 1)];
+      }
+
+      @Override
+      public int iterationsPerEpoch() {
+        return 4;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Test
+  void theRuleStopsAfterPatienceEpochsWithoutProgress() {
+    // Improvements: 0.5, 0.2, 2.5e-5, 2.5e-5, 0.1 (progress again), 1e-5, 1e-5, 1e-5 → stop at 9.
+    List<Double> improvements = new ArrayList<>();
+    TrainingRun run =
+        TrainingRun.until(
+            epochs(-10, -5, -4, -3.9999, -3.9998, -3.6, -3.599964, -3.599928, -3.599892, -1),
+            new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY),
+            (epoch, bound, improvement, seconds) -> improvements.add(improvement));
+    assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause());
+    assertEquals(Boolean.TRUE, run.converged());
+    assertEquals(9, improvements.size());
+    assertEquals(36, run.iterations());
+    assertTrue(Double.isNaN(improvements.getFirst()));
+    assertEquals(-3.599892, run.lastEpochBound());
+    assertEquals(1e-5, run.lastImprovement(), 1e-9);
+  }
+
+  @Test
+  void theRuleStopsAtItsCapsAndSaysItDidNotConverge() {
+    double[] improving = new double[60];
+    for (int e = 0; e < improving.length; e++) {
+      improving[e] = -100 * Math.pow(0.9, e);
+    }
+    TrainingRun capped =
+        TrainingRun.until(
+            epochs(improving),
+            new StoppingRule(1e-4, 3, 20, Double.POSITIVE_INFINITY),
+            (epoch, bound, improvement, seconds) -> {});
+    assertEquals(TrainingRun.Stop.MAX_EPOCHS, capped.stoppedBecause());
+    assertEquals(Boolean.FALSE, capped.converged());
+    assertEquals(80, capped.iterations());
+    TrainingRun timed =
+        TrainingRun.until(
+            epochs(improving),
+            new StoppingRule(1e-4, 3, 20, 1e-9),
+            (epoch, bound, improvement, seconds) -> {});
+    assertEquals(TrainingRun.Stop.MAX_SECONDS, timed.stoppedBecause());
+    assertEquals(4, timed.iterations());
+  }
+
+  @Test
+  void aFixedRunHasNoVerdictOnConvergence() {
+    TrainingRun run = TrainingRun.run(divergingAt(100), 10, 1e9, (t, total, bound, seconds) -> {});
+    assertEquals(TrainingRun.Stop.ITERATIONS, run.stoppedBecause());
+    assertNull(run.converged());
   }
 
   @Test

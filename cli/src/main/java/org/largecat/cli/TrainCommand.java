@@ -17,6 +17,7 @@ import org.largecat.model.ModelFile;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
@@ -66,9 +67,43 @@ final class TrainCommand implements Callable<Integer> {
       names = "--epochs",
       paramLabel = "E",
       converter = OptionTypes.Count.class,
-      defaultValue = "5",
-      description = "Passes over the training set (default: ${DEFAULT-VALUE}).")
-  int epochs;
+      description = "Exactly E passes over the training set, instead of the stopping rule.")
+  Integer epochs;
+
+  @Option(
+      names = "--tol",
+      paramLabel = "X",
+      converter = OptionTypes.NonNegativeNumber.class,
+      defaultValue = "1e-4",
+      description =
+          "Without --epochs or --iterations: an epoch whose mean bound improves by less than X"
+              + " relative counts as no progress (default: ${DEFAULT-VALUE}).")
+  double tolerance;
+
+  @Option(
+      names = "--patience",
+      paramLabel = "N",
+      converter = OptionTypes.Count.class,
+      defaultValue = "3",
+      description =
+          "Epochs without progress in a row that end training (default: ${DEFAULT-VALUE}).")
+  int patience;
+
+  @Option(
+      names = "--max-epochs",
+      paramLabel = "N",
+      converter = OptionTypes.Count.class,
+      defaultValue = "100",
+      description = "The most epochs the stopping rule runs (default: ${DEFAULT-VALUE}).")
+  int maxEpochs;
+
+  @Option(
+      names = "--max-seconds",
+      paramLabel = "S",
+      converter = OptionTypes.PositiveNumber.class,
+      description =
+          "The most seconds the stopping rule runs, checked after each epoch (default: none).")
+  Double maxSeconds;
 
   @Option(
       names = "--step",
@@ -382,9 +417,25 @@ final class TrainCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     Method method = shared.method;
-    if (iterations != null && given("--epochs")) {
+    if (iterations != null && epochs != null) {
       throw usage("give --iterations or --epochs, not both");
     }
+    boolean fixed = iterations != null || epochs != null;
+    if (fixed
+        && (given("--tol")
+            || given("--patience")
+            || given("--max-epochs")
+            || given("--max-seconds"))) {
+      throw usage(
+          "--tol, --patience, --max-epochs and --max-seconds set the stopping rule, which runs only"
+              + " without --epochs and --iterations");
+    }
+    StoppingRule rule =
+        new StoppingRule(
+            tolerance,
+            patience,
+            maxEpochs,
+            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds);
     OutputFiles.check(modelFile);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
@@ -423,19 +474,46 @@ final class TrainCommand implements Callable<Integer> {
         options.sampled(),
         options.threads());
     TrainingRun run;
+    int perEpoch;
     try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
-      int perEpoch = trainer.iterationsPerEpoch();
+      perEpoch = trainer.iterationsPerEpoch();
       run =
-          TrainingRun.run(
-              trainer,
-              iterations != null ? iterations : perEpoch * epochs,
-              2,
-              (t, total, bound, seconds) ->
-                  err.printf(
-                      "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
-                      t, total, t / (double) perEpoch, bound, t / seconds));
+          fixed
+              ? TrainingRun.run(
+                  trainer,
+                  iterations != null ? iterations : perEpoch * epochs,
+                  2,
+                  (t, total, bound, seconds) ->
+                      err.printf(
+                          "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
+                          t, total, t / (double) perEpoch, bound, t / seconds))
+              : TrainingRun.until(
+                  trainer,
+                  rule,
+                  (epoch, bound, improvement, seconds) ->
+                      err.printf(
+                          Locale.ROOT,
+                          "train: epoch %d, bound %.6g (%s), %.1f s%n",
+                          epoch,
+                          bound,
+                          Double.isNaN(improvement)
+                              ? "first epoch"
+                              : String.format(Locale.ROOT, "%+.2e relative", improvement),
+                          seconds));
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
+    }
+    if (run.converged() == Boolean.FALSE) {
+      err.printf(
+          Locale.ROOT,
+          "train: stopped at %s before converging: the last epoch improved the bound by %.2e"
+              + " relative, more than --tol %.3g; give a larger %s or --tol%n",
+          run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS
+              ? "--max-epochs " + maxEpochs
+              : "--max-seconds " + maxSeconds,
+          run.lastImprovement(),
+          tolerance,
+          run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS ? "--max-epochs" : "--max-seconds");
     }
     if (modelFile != null) {
       ModelFile.write(model, modelFile);
@@ -450,6 +528,9 @@ final class TrainCommand implements Callable<Integer> {
             options.batch(),
             options.sampled(),
             run.iterations(),
+            run.epochs(perEpoch),
+            run.stoppedBecause().name().toLowerCase(Locale.ROOT),
+            run.converged(),
             run.seconds(),
             run.secondsPerEpoch(),
             run.lastEpochBound(),
@@ -460,9 +541,12 @@ final class TrainCommand implements Callable<Integer> {
       out.println(Json.line(summary));
     } else {
       out.printf(
-          "%s: %d iterations in %.2f s (%.3g s per epoch); bound %.6g over the last epoch%n",
+          "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); bound %.6g over the"
+              + " last epoch%n",
           method.label(),
           run.iterations(),
+          run.epochs(perEpoch),
+          run.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
           run.seconds(),
           run.secondsPerEpoch(),
           run.lastEpochBound());

@@ -124,7 +124,10 @@ class JsonOutputTest {
         }) {
       number(train, key);
     }
-    assertEquals(11, train.size(), train.toString());
+    assertEquals("iterations", string(train, "stopped_because"));
+    assertTrue(train.get("converged").isJsonNull(), train.toString());
+    number(train, "epochs");
+    assertEquals(14, train.size(), train.toString());
 
     JsonObject withoutTest =
         json(

@@ -174,4 +174,65 @@ class TrainCommandTest {
     assertEquals(2, model.status());
     assertTrue(model.err().contains("cannot load model"), model.err());
   }
+
+  /** Without --epochs the stopping rule runs: until converged, or at a cap that it says it hit. */
+  @Test
+  void withoutEpochsTrainingRunsUntilTheStoppingRuleEndsIt() throws Exception {
+    synth();
+    CommandRun converged =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ove",
+            "--threads",
+            "1",
+            "--tol",
+            "1e-3",
+            "--json");
+    assertEquals(0, converged.status(), converged.err());
+    JsonObject summary = SnakeCaseJson.parseObject(converged.out().strip());
+    assertEquals("converged", summary.get("stopped_because").getAsString(), converged.err());
+    assertTrue(summary.get("converged").getAsBoolean());
+    double epochs = summary.get("epochs").getAsDouble();
+    assertTrue(epochs >= 4 && epochs < 100 && epochs == Math.rint(epochs), summary.toString());
+    assertTrue(converged.err().contains("train: epoch 2, bound "), converged.err());
+
+    CommandRun capped =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ove",
+            "--threads",
+            "1",
+            "--max-epochs",
+            "2",
+            "--tol",
+            "0.5",
+            "--json");
+    assertEquals(0, capped.status(), capped.err());
+    JsonObject cappedSummary = SnakeCaseJson.parseObject(capped.out().strip());
+    assertEquals("max_epochs", cappedSummary.get("stopped_because").getAsString());
+    assertEquals(false, cappedSummary.get("converged").getAsBoolean());
+    assertEquals(2.0, cappedSummary.get("epochs").getAsDouble());
+    assertTrue(
+        capped.err().contains("train: stopped at --max-epochs 2 before converging"), capped.err());
+
+    CommandRun both =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ove",
+            "--epochs",
+            "2",
+            "--tol",
+            "1e-3");
+    assertEquals(2, both.status());
+    assertTrue(both.err().contains("runs only without --epochs and --iterations"), both.err());
+  }
 }
