@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
@@ -11,7 +13,10 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ModelFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code largecat data}: generated datasets ({@code synth}) and real ones ({@code prepare}). */
 @Command(
@@ -88,6 +93,8 @@ final class DataCommand {
   static final class Softmax implements Callable<Integer> {
     private final PrintStream err;
 
+    @Spec CommandSpec spec;
+
     @Option(
         names = "--rows",
         paramLabel = "N",
@@ -134,15 +141,52 @@ final class DataCommand {
         description = "The dataset file to write.")
     Path file;
 
+    @Option(
+        names = "--test-rows",
+        paramLabel = "M",
+        converter = OptionTypes.Count.class,
+        description = "Also M test examples from the same model, to --test-out.")
+    Integer testRows;
+
+    @Option(
+        names = "--test-out",
+        paramLabel = "FILE",
+        description = "Where the --test-rows examples go.")
+    Path testFile;
+
     Softmax(Largecat.Streams streams) {
       this.err = streams.err();
     }
 
     @Override
     public Integer call() throws IOException {
-      OutputFiles.check(file, truthFile(file));
-      return write(
-          "softmax", SyntheticData.linearSoftmax(rows, columns, classes, scale, seed), file, err);
+      if ((testRows == null) != (testFile == null)) {
+        throw new ParameterException(
+            spec.commandLine(), "give --test-rows and --test-out together, or neither");
+      }
+      OutputFiles.check(file, truthFile(file), testFile);
+      int test = testRows == null ? 0 : testRows;
+      if ((long) rows + test > Integer.MAX_VALUE) {
+        throw new ParameterException(
+            spec.commandLine(), "--rows + --test-rows must be at most " + Integer.MAX_VALUE);
+      }
+      SyntheticSet all = SyntheticData.linearSoftmax(rows + test, columns, classes, scale, seed);
+      if (test == 0) {
+        return write("softmax", all, file, err);
+      }
+      // One model, then the first rows for training and the rest for testing: a second run with
+      // the same seed would draw the same rows again.
+      Dataset held = all.data().subset(IntStream.range(rows, rows + test).toArray());
+      write(
+          "softmax",
+          new SyntheticSet(
+              all.data().subset(IntStream.range(0, rows).toArray()), all.weights(), all.biases()),
+          file,
+          err);
+      DatasetWriter.write(held, testFile);
+      err.printf(
+          "data synth softmax: wrote %d test examples from the same model to %s%n", test, testFile);
+      return 0;
     }
   }
 

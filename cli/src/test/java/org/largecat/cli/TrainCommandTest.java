@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.largecat.json.SnakeCaseJson;
@@ -234,5 +235,61 @@ class TrainCommandTest {
             "1e-3");
     assertEquals(2, both.status());
     assertTrue(both.err().contains("runs only without --epochs and --iterations"), both.err());
+  }
+
+  /** --test-rows draws the test set from the same model as the training set, other rows. */
+  @Test
+  void synthWritesATestSetFromTheSameModel() throws Exception {
+    CommandRun r =
+        largecat(
+            "data",
+            "synth",
+            "softmax",
+            "--rows",
+            "300",
+            "--test-rows",
+            "100",
+            "--columns",
+            "4",
+            "--classes",
+            "5",
+            "--seed",
+            "9",
+            "--out",
+            file("a.txt"),
+            "--test-out",
+            file("b.txt"));
+    assertEquals(0, r.status(), r.err());
+    List<String> train = Files.readAllLines(dir.resolve("a.txt"));
+    List<String> test = Files.readAllLines(dir.resolve("b.txt"));
+    assertEquals("300 4 5", train.getFirst());
+    assertEquals("100 4 5", test.getFirst());
+    CommandRun whole =
+        largecat(
+            "data",
+            "synth",
+            "softmax",
+            "--rows",
+            "400",
+            "--columns",
+            "4",
+            "--classes",
+            "5",
+            "--seed",
+            "9",
+            "--out",
+            file("all.txt"));
+    assertEquals(0, whole.status(), whole.err());
+    List<String> all = Files.readAllLines(dir.resolve("all.txt"));
+    assertEquals(all.subList(1, 301), train.subList(1, 301));
+    assertEquals(all.subList(301, 401), test.subList(1, 101));
+    assertEquals(
+        Files.readString(
+            dir.resolve("all.txt.truth"), java.nio.charset.StandardCharsets.ISO_8859_1),
+        Files.readString(dir.resolve("a.txt.truth"), java.nio.charset.StandardCharsets.ISO_8859_1));
+    CommandRun half =
+        largecat("data", "synth", "softmax", "--test-rows", "5", "--out", file("c.txt"));
+    assertEquals(2, half.status());
+    assertTrue(half.err().contains("give --test-rows and --test-out together"), half.err());
   }
 }
