@@ -92,13 +92,16 @@ final class EvaluateCommand {
 
     @Mixin DataFiles data;
 
+    private final PrintStream err;
+
     Predict(Largecat.Streams streams) {
       this.out = streams.out();
+      this.err = streams.err();
     }
 
     @Override
     public Integer call() throws IOException {
-      return predict(this, out);
+      return predict(this, out, err);
     }
   }
 
@@ -125,9 +128,14 @@ final class EvaluateCommand {
   }
 
   /** One line per example, a block of the input at a time. */
-  private static int predict(Predict args, PrintStream out) throws IOException {
+  private static int predict(Predict args, PrintStream out, PrintStream err) throws IOException {
     LinearModel model = ModelFile.read(args.modelFile);
     int top = Math.min(args.top, model.classes());
+    if (top < args.top) {
+      err.printf(
+          "predict: --top %d is more than the model's K = %d classes; printing all %d%n",
+          args.top, model.classes(), top);
+    }
     Predictor predictor = new Predictor(model, Kernels.get());
     double[] psi = new double[model.classes()];
     double[] logP = new double[model.classes()];

@@ -130,6 +130,14 @@ class TrainCommandTest {
     String[] lines = predict.out().split("\n");
     assertEquals(1000, lines.length);
     assertTrue(lines[0].matches("\\d+:[0-9.eE-]+ \\d+:[0-9.eE-]+ \\d+:[0-9.eE-]+"), lines[0]);
+    CommandRun all =
+        largecat("predict", "--model", file("m.bin"), "--input", file("test.txt"), "--top", "50");
+    assertEquals(0, all.status(), all.err());
+    assertTrue(
+        all.err()
+            .contains("predict: --top 50 is more than the model's K = 12 classes; printing all 12"),
+        all.err());
+    assertEquals(12, all.out().split("\n")[0].split(" ").length);
   }
 
   @Test
