@@ -1,6 +1,7 @@
 package org.largecat.data;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 
 /**
  * The papers' preprocessing: A&R §4.2 (applied to a training set and its test set together) and the
@@ -8,6 +9,42 @@ import java.util.Arrays;
  */
 public final class Preprocessing {
   private Preprocessing() {}
+
+  /**
+   * Splits {@code data} into the examples kept for training and a held-out slice of {@code
+   * fraction} of them (at least one, and at least one left), drawn at random with {@code seed};
+   * each part keeps the file's order.
+   */
+  public static Dataset[] holdOut(Dataset data, double fraction, long seed) {
+    if (!(fraction > 0 && fraction < 1) || data.rows() < 2) {
+      throw new IllegalArgumentException(
+          "holding out a fraction "
+              + fraction
+              + " of "
+              + data.rows()
+              + " examples: the fraction must be in (0, 1) and there must be two examples or more");
+    }
+    int heldOut = (int) Math.min(data.rows() - 1, Math.max(1, Math.round(fraction * data.rows())));
+    boolean[] held = new boolean[data.rows()];
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int chosen = 0; chosen < heldOut; ) {
+      int n = random.nextInt(data.rows());
+      if (!held[n]) {
+        held[n] = true;
+        chosen++;
+      }
+    }
+    int[] kept = new int[data.rows() - heldOut];
+    int[] out = new int[heldOut];
+    for (int n = 0, k = 0, h = 0; n < data.rows(); n++) {
+      if (held[n]) {
+        out[h++] = n;
+      } else {
+        kept[k++] = n;
+      }
+    }
+    return new Dataset[] {data.subset(kept), data.subset(out)};
+  }
 
   /** Returns the test examples whose class occurs in the training set, in their order. */
   public static Dataset dropUnseenClasses(Dataset train, Dataset test) {

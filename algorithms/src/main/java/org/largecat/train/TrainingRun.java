@@ -1,5 +1,7 @@
 package org.largecat.train;
 
+import java.util.function.DoubleSupplier;
+
 /**
  * A timed run of a {@link Trainer}: how long it took, the bound averaged over its last epoch of
  * iterations (a single iteration's estimate is too noisy to report), and why it stopped.
@@ -51,9 +53,10 @@ public record TrainingRun(
   /** Told at the end of each epoch of a run under a {@link StoppingRule}. */
   public interface EpochProgress {
     /**
+     * @param watched what the rule watches: the epoch's mean bound, or the held-out objective
      * @param improvement relative to the epoch before, NaN for the first
      */
-    void epoch(int epoch, double epochBound, double improvement, double seconds);
+    void epoch(int epoch, double watched, double improvement, double seconds);
   }
 
   /**
@@ -78,11 +81,22 @@ public record TrainingRun(
   }
 
   /**
-   * Runs whole epochs until {@code rule} stops the run, telling {@code progress} after each.
+   * Runs whole epochs until {@code rule} stops the run on the epoch's mean bound, telling {@code
+   * progress} after each.
    *
    * @throws TrainingDivergedException when an iteration's objective is NaN or infinite
    */
   public static TrainingRun until(Trainer trainer, StoppingRule rule, EpochProgress progress) {
+    return until(trainer, rule, null, progress);
+  }
+
+  /**
+   * As {@link #until(Trainer, StoppingRule, EpochProgress)}, but the rule watches {@code heldOut}
+   * after each epoch (e.g. the mean log-likelihood of a held-out slice), or the epoch's mean bound
+   * when it is null.
+   */
+  public static TrainingRun until(
+      Trainer trainer, StoppingRule rule, DoubleSupplier heldOut, EpochProgress progress) {
     Steps steps = new Steps(trainer);
     double before = Double.NaN;
     double improvement = Double.NaN;
@@ -91,12 +105,12 @@ public record TrainingRun(
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
       }
-      double mean = steps.epochMean();
-      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(before, mean);
+      double watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
+      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(before, watched);
       withoutProgress = improvement < rule.tolerance() ? withoutProgress + 1 : 0;
-      before = mean;
+      before = watched;
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
-      progress.epoch(epoch, mean, improvement, seconds);
+      progress.epoch(epoch, watched, improvement, seconds);
       if (withoutProgress >= rule.patience()) {
         return steps.result(Stop.CONVERGED, improvement);
       }

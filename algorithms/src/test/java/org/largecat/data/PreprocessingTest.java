@@ -35,4 +35,34 @@ class PreprocessingTest {
     assertArrayEquals(x.indices(), unit.indices());
     assertEquals(1, unit.squaredNorm(0), 1e-6);
   }
+
+  @Test
+  void holdOutSplitsTheRowsInTwoInTheirOrderTheSameForASeed() {
+    int n = 1000;
+    float[] x = new float[n];
+    int[] labels = new int[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = i;
+      labels[i] = i % 7;
+    }
+    Dataset data = new Dataset(new DenseFeatures(n, 1, x), labels, 7);
+    Dataset[] split = Preprocessing.holdOut(data, 0.1, 5);
+    assertEquals(900, split[0].rows());
+    assertEquals(100, split[1].rows());
+    java.util.Set<Float> seen = new java.util.HashSet<>();
+    for (Dataset part : split) {
+      float previous = -1;
+      for (int r = 0; r < part.rows(); r++) {
+        float value = part.features().get(r, 0);
+        assertEquals(true, value > previous, "each part keeps the file's order");
+        assertEquals((int) value % 7, part.labels()[r]);
+        assertEquals(true, seen.add(value), "no row in both parts");
+        previous = value;
+      }
+    }
+    assertEquals(n, seen.size());
+    Dataset[] again = Preprocessing.holdOut(data, 0.1, 5);
+    assertArrayEquals(split[1].labels(), again[1].labels());
+    assertEquals(1, Preprocessing.holdOut(data, 1e-9, 5)[1].rows(), "at least one held out");
+  }
 }

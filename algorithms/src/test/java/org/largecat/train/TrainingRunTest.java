@@ -104,6 +104,24 @@ class TrainingRunTest {
   }
 
   @Test
+  void theRuleCanWatchAHeldOutObjectiveInsteadOfTheBound() {
+    double[] improving = new double[60];
+    for (int e = 0; e < improving.length; e++) {
+      improving[e] = -100 * Math.pow(0.9, e);
+    }
+    double[] heldOut = {-3, -2, -2, -2, -2, -1};
+    int[] epoch = {0};
+    TrainingRun run =
+        TrainingRun.until(
+            epochs(improving),
+            new StoppingRule(1e-4, 3, 20, Double.POSITIVE_INFINITY),
+            () -> heldOut[epoch[0]++],
+            (e, watched, improvement, seconds) -> assertEquals(heldOut[e - 1], watched));
+    assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause());
+    assertEquals(20, run.iterations(), "three epochs without held-out progress after the second");
+  }
+
+  @Test
   void aFixedRunHasNoVerdictOnConvergence() {
     TrainingRun run = TrainingRun.run(divergingAt(100), 10, 1e9, (t, total, bound, seconds) -> {});
     assertEquals(TrainingRun.Stop.ITERATIONS, run.stoppedBecause());

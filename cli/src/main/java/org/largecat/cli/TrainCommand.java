@@ -98,6 +98,15 @@ final class TrainCommand implements Callable<Integer> {
   int maxEpochs;
 
   @Option(
+      names = "--validation-fraction",
+      paramLabel = "F",
+      converter = OptionTypes.PositiveNumber.class,
+      description =
+          "Hold out this fraction of the training set, drawn with --seed, and let the stopping rule"
+              + " watch its mean log-likelihood instead of the bound (default: none).")
+  Double validationFraction;
+
+  @Option(
       names = "--max-seconds",
       paramLabel = "S",
       converter = OptionTypes.PositiveNumber.class,
@@ -425,10 +434,14 @@ final class TrainCommand implements Callable<Integer> {
         && (given("--tol")
             || given("--patience")
             || given("--max-epochs")
-            || given("--max-seconds"))) {
+            || given("--max-seconds")
+            || given("--validation-fraction"))) {
       throw usage(
-          "--tol, --patience, --max-epochs and --max-seconds set the stopping rule, which runs only"
-              + " without --epochs and --iterations");
+          "--tol, --patience, --max-epochs, --max-seconds and --validation-fraction set the stopping"
+              + " rule, which runs only without --epochs and --iterations");
+    }
+    if (validationFraction != null && validationFraction >= 1) {
+      throw usage("--validation-fraction " + validationFraction + " must be below 1");
     }
     StoppingRule rule =
         new StoppingRule(
@@ -459,6 +472,16 @@ final class TrainCommand implements Callable<Integer> {
         test = scaled[1];
       }
     }
+    Dataset validation = null;
+    if (validationFraction != null) {
+      long seed = shared.seed != null ? shared.seed : TrainingOptions.defaults(method).seed();
+      Dataset[] split = Preprocessing.holdOut(train, validationFraction, seed);
+      train = split[0];
+      validation = split[1];
+      err.printf(
+          "train: %d examples held out; the stopping rule watches their log-likelihood%n",
+          validation.rows());
+    }
     TrainingOptions options = options(method, train, err);
     Kernels kernels = Kernels.get();
     LinearModel model =
@@ -473,6 +496,7 @@ final class TrainCommand implements Callable<Integer> {
         options.batch(),
         options.sampled(),
         options.threads());
+    Dataset heldOut = validation;
     TrainingRun run;
     int perEpoch;
     try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
@@ -490,12 +514,18 @@ final class TrainCommand implements Callable<Integer> {
               : TrainingRun.until(
                   trainer,
                   rule,
-                  (epoch, bound, improvement, seconds) ->
+                  heldOut == null
+                      ? null
+                      : () ->
+                          Evaluation.evaluate(model, heldOut, kernels, 1, options.threads())
+                              .meanLogLikelihood(),
+                  (epoch, watched, improvement, seconds) ->
                       err.printf(
                           Locale.ROOT,
-                          "train: epoch %d, bound %.6g (%s), %.1f s%n",
+                          "train: epoch %d, %s %.6g (%s), %.1f s%n",
                           epoch,
-                          bound,
+                          heldOut == null ? "bound" : "held-out log-likelihood",
+                          watched,
                           Double.isNaN(improvement)
                               ? "first epoch"
                               : String.format(Locale.ROOT, "%+.2e relative", improvement),

@@ -230,6 +230,27 @@ class TrainCommandTest {
     assertTrue(
         capped.err().contains("train: stopped at --max-epochs 2 before converging"), capped.err());
 
+    CommandRun held =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ove",
+            "--threads",
+            "1",
+            "--validation-fraction",
+            "0.2",
+            "--tol",
+            "1e-3",
+            "--json");
+    assertEquals(0, held.status(), held.err());
+    assertTrue(held.err().contains("train: 800 examples held out"), held.err());
+    assertTrue(held.err().contains("train: epoch 2, held-out log-likelihood "), held.err());
+    assertEquals(
+        "converged",
+        SnakeCaseJson.parseObject(held.out().strip()).get("stopped_because").getAsString());
+
     CommandRun both =
         largecat(
             "train",
