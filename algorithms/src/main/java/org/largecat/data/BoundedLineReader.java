@@ -2,7 +2,10 @@ package org.largecat.data;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import org.largecat.IoErrors;
 
 /**
  * Reads lines, as {@link java.io.BufferedReader#readLine} does, but refuses a line longer than a
@@ -30,6 +33,16 @@ public final class BoundedLineReader {
     this.in = in;
     this.file = file;
     this.maxLine = maxLine;
+  }
+
+  /** {@code file} as UTF-8 text, lines capped at {@link #MAX_LINE}; a failure names the file. */
+  public static BoundedLineReader open(Path file) throws IOException {
+    try {
+      return new BoundedLineReader(
+          Files.newBufferedReader(file, StandardCharsets.UTF_8), file, MAX_LINE);
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot read", e);
+    }
   }
 
   /** The next line without its terminator (\n, \r\n or \r), or null at the end of the input. */

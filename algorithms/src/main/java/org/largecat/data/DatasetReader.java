@@ -1,8 +1,6 @@
 package org.largecat.data;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.largecat.IoErrors;
@@ -54,15 +52,7 @@ public final class DatasetReader {
   /** Opens {@code file} for {@link #readRows}; a file that cannot be opened names itself. */
   static DatasetReader open(Path file, ReadOptions options) throws IOException {
     DatasetReader reader = new DatasetReader(file, options);
-    try {
-      reader.in =
-          new BoundedLineReader(
-              Files.newBufferedReader(file, StandardCharsets.UTF_8),
-              file,
-              BoundedLineReader.MAX_LINE);
-    } catch (IOException e) {
-      throw IoErrors.explain(file, "cannot read", e);
-    }
+    reader.in = BoundedLineReader.open(file);
     return reader;
   }
 

@@ -72,17 +72,7 @@ public final class Evaluation {
 
     /** Adds the examples of {@code block}, which follow those added before. */
     public void add(Dataset block) {
-      if (model.classes() != block.classes() || model.columns() != block.columns()) {
-        throw new IllegalArgumentException(
-            "model is K = "
-                + model.classes()
-                + ", D = "
-                + model.columns()
-                + " but the data are K = "
-                + block.classes()
-                + ", D = "
-                + block.columns());
-      }
+      model.requireShapeOf(block);
       for (int from = 0; from < block.rows(); from += SLICE) {
         int count = Math.min(SLICE, block.rows() - from);
         score(block, from, count);

@@ -4,7 +4,6 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.largecat.AtomicWrite;
 import org.largecat.IoErrors;
@@ -96,16 +95,7 @@ public final class ChoiceData {
     int items = -1;
     int users = 0;
     int largest = 0;
-    BoundedLineReader reader;
-    try {
-      reader =
-          new BoundedLineReader(
-              Files.newBufferedReader(file, StandardCharsets.UTF_8),
-              file,
-              BoundedLineReader.MAX_LINE);
-    } catch (IOException e) {
-      throw IoErrors.explain(file, "cannot read", e);
-    }
+    BoundedLineReader reader = BoundedLineReader.open(file);
     int lineNumber = 0;
     try {
       String line;

@@ -120,17 +120,7 @@ public final class SampledTrainer implements Trainer {
               + " model, not "
               + model.link());
     }
-    if (model.classes() != data.classes() || model.columns() != data.columns()) {
-      throw new IllegalArgumentException(
-          "model is K = "
-              + model.classes()
-              + ", D = "
-              + model.columns()
-              + " but the data are K = "
-              + data.classes()
-              + ", D = "
-              + data.columns());
-    }
+    model.requireShapeOf(data);
     if (data.classes() < 2) {
       throw new IllegalArgumentException(
           "training needs at least 2 classes, the data have " + data.classes());
