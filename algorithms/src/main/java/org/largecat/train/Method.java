@@ -21,8 +21,11 @@ public enum Method implements Labelled {
   AR_LOGISTIC("ar-logistic", Link.LOGISTIC),
   /** The one-vs-each bound on the softmax (Eq. 10, Titsias 2016). */
   OVE("ove", Link.SOFTMAX),
-  /** Exact softmax maximum likelihood: every class, every example. */
-  EXACT_SOFTMAX("exact-softmax", Link.SOFTMAX),
+  /**
+   * Exact softmax maximum likelihood by stochastic gradients: every class for each example of a
+   * mini-batch, A&R's adaptive step (the exact baseline of A&R §4).
+   */
+  EXACT_SOFTMAX_SGD("exact-softmax-sgd", Link.SOFTMAX),
   /** Noise-contrastive estimation (Mnih and Teh 2012), a biased sampled baseline. */
   NCE("nce", Link.SOFTMAX),
   /** Importance sampling: sampled softmax with the log-Q correction (Bengio and Senécal 2008). */

@@ -51,7 +51,7 @@ public enum BenchProfile implements Labelled {
                   "sampling",
                   "per-example",
                   "method",
-                  "ar-softmax,ar-probit,ar-logistic,ove,nce,is,exact-softmax")),
+                  "ar-softmax,ar-probit,ar-logistic,ove,nce,is,exact-softmax-sgd")),
           new Run("\\.DoubleSumBenchmark\\.", Map.of("backend", "auto", "shape", "dense-784")),
           new Run(
               "\\.CaviBenchmark\\.(probitIteration|logitIteration)$",

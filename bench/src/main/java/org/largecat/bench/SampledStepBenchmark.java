@@ -56,7 +56,16 @@ public class SampledStepBenchmark {
   @Param({"large", "small"})
   public String shape;
 
-  @Param({"ar-softmax", "ar-probit", "ar-logistic", "ove", "nce", "is", "exact-softmax", "bare"})
+  @Param({
+    "ar-softmax",
+    "ar-probit",
+    "ar-logistic",
+    "ove",
+    "nce",
+    "is",
+    "exact-softmax-sgd",
+    "bare"
+  })
   public String method;
 
   @Param({"per-example", "shared"})

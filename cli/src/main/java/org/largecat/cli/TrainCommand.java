@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
     name = "train",
     description = {
       "Trains a model; progress on standard error, a JSON summary with --json.",
-      "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax (A&R; adaptive step), nce, is (n = --batch 100,"
+      "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax-sgd (A&R; adaptive step), nce, is (n = --batch 100,"
           + " m = --sampled 5), sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch (n = --batch 5,"
           + " m = --sampled 5); the last seven plain SGD x0.9 per epoch."
     })
@@ -236,8 +236,8 @@ final class TrainCommand implements Callable<Integer> {
     /**
      * {@code defaults} with the sizes, seed and threads given. The sizes are those the trainer will
      * use on {@code train}: |B| at most N and |S| at most the K − 1 classes besides the label
-     * (exactly K − 1 for exact-softmax); a size given beyond these, or to exact-softmax, is said
-     * once on {@code err}; one the one-pair methods do not take is an error.
+     * (exactly K − 1 for exact-softmax-sgd); a size given beyond these, or to exact-softmax-sgd, is
+     * said once on {@code err}; one the one-pair methods do not take is an error.
      */
     TrainingOptions apply(TrainingOptions defaults, Dataset train, PrintStream err) {
       Method method = defaults.method();
@@ -249,9 +249,9 @@ final class TrainCommand implements Callable<Integer> {
                 + ", which takes one datapoint and one class per iteration");
       }
       int others = train.classes() - 1;
-      if (method == Method.EXACT_SOFTMAX && sampled != null && sampled != others) {
+      if (method == Method.EXACT_SOFTMAX_SGD && sampled != null && sampled != others) {
         err.printf(
-            "%s: --sampled %d is ignored: exact-softmax sums over all %d classes besides the"
+            "%s: --sampled %d is ignored: exact-softmax-sgd sums over all %d classes besides the"
                 + " label%n",
             command.name(), sampled, others);
       }
@@ -265,8 +265,8 @@ final class TrainCommand implements Callable<Integer> {
                   ? 1
                   : fitted(
                       "--sampled",
-                      method == Method.EXACT_SOFTMAX ? null : sampled,
-                      method == Method.EXACT_SOFTMAX ? others : defaults.sampled(),
+                      method == Method.EXACT_SOFTMAX_SGD ? null : sampled,
+                      method == Method.EXACT_SOFTMAX_SGD ? others : defaults.sampled(),
                       others,
                       "classes besides the label (K = " + train.classes() + ")",
                       err))

@@ -38,7 +38,7 @@ import org.largecat.train.sampled.SampledTrainer;
 public final class ArReal {
   static final int QUADRATURE_EXAMPLES = 2000;
   private static final Method[] METHODS = {
-    Method.EXACT_SOFTMAX, Method.OVE, Method.AR_SOFTMAX, Method.AR_PROBIT, Method.AR_LOGISTIC
+    Method.EXACT_SOFTMAX_SGD, Method.OVE, Method.AR_SOFTMAX, Method.AR_PROBIT, Method.AR_LOGISTIC
   };
 
   /**
@@ -190,7 +190,7 @@ public final class ArReal {
               .withBatch(500, set.sampled())
               .withThreads(settings.threads())
               .withSampling(settings.sampling());
-      int steps = method == Method.EXACT_SOFTMAX ? set.exactIterations() : set.iterations();
+      int steps = method == Method.EXACT_SOFTMAX_SGD ? set.exactIterations() : set.iterations();
       LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
       SampledTrainer.initialise(model, options);
       TrainingRun run;
@@ -200,7 +200,7 @@ public final class ArReal {
       }
       if (method.link() == Link.SOFTMAX) {
         bounds.put(
-            method == Method.EXACT_SOFTMAX ? "exact log-likelihood" : method.label() + " bound",
+            method == Method.EXACT_SOFTMAX_SGD ? "exact log-likelihood" : method.label() + " bound",
             progress.trace());
       }
       Dataset scored =

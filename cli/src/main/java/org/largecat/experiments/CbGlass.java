@@ -29,7 +29,7 @@ import org.largecat.train.Trainers;
  * by less than 0.005 in an iteration, as the paper does. Each fit is read through CBC and CBM at
  * the posterior mean: the geometric-mean holdout likelihood exp(sum log p / (F N_test)), the
  * accuracy (Prop. B.5.1 makes it the same for both) and the fit time, beside the paper's IB-CAVI
- * and NUTS figures. A softmax row stands beside the paper's NUTS softmax: the exact-softmax
+ * and NUTS figures. A softmax row stands beside the paper's NUTS softmax: the exact-softmax-sgd
  * trainer, full batch, to the mode of the same N(0, I) prior (the paper's NUTS gives the posterior
  * mean). The examples are those {@code largecat data prepare glass} wrote, training and test files
  * together.

@@ -261,7 +261,7 @@ class ErrorsTest {
             "--train",
             file("train.txt"),
             "--method",
-            "exact-softmax",
+            "exact-softmax-sgd",
             "--sampled",
             "3",
             "--iterations",
@@ -269,7 +269,8 @@ class ErrorsTest {
             "--json");
     assertEquals(0, r.status(), r.err());
     assertTrue(
-        r.err().startsWith("train: --sampled 3 is ignored: exact-softmax sums over all 5 classes"),
+        r.err()
+            .startsWith("train: --sampled 3 is ignored: exact-softmax-sgd sums over all 5 classes"),
         r.err());
     assertEquals(5, SnakeCaseJson.parseObject(r.out()).get("sampled").getAsInt(), r.out());
   }

@@ -144,7 +144,7 @@ class TrainCommandTest {
   void everyMethodAndSamplingModeRunsFromTheCommandLine() throws Exception {
     synth();
     for (String method :
-        new String[] {"ar-softmax", "ar-probit", "ar-logistic", "ove", "exact-softmax"}) {
+        new String[] {"ar-softmax", "ar-probit", "ar-logistic", "ove", "exact-softmax-sgd"}) {
       for (String sampling : new String[] {"per-example", "shared"}) {
         CommandRun r =
             largecat(

@@ -132,7 +132,7 @@ public final class SampledTrainer implements Trainer {
     this.classes = data.classes();
     this.columns = data.columns();
     this.sampled =
-        options.method() == Method.EXACT_SOFTMAX
+        options.method() == Method.EXACT_SOFTMAX_SGD
             ? classes - 1
             : Math.min(options.sampled(), classes - 1);
     this.slots = sampled + 1;
@@ -157,11 +157,11 @@ public final class SampledTrainer implements Trainer {
           case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
               throw new IllegalArgumentException(
                   options.method().label() + " is a double-sum method, see Trainers");
-          case EXACT_SOFTMAX -> new ExactSoftmax();
+          case EXACT_SOFTMAX_SGD -> new ExactSoftmax();
         };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
     boolean shared =
-        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX;
+        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD;
     sharedRows = shared ? new int[sampled] : null;
     sharedWeight = shared ? new double[sampled] : null;
     sharedLogWeight = shared ? new double[sampled] : null;

@@ -71,7 +71,7 @@ class SampledTrainerTest {
                 1)
             .meanLogLikelihood();
     double exact =
-        Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
+        Evaluation.evaluate(train(Method.EXACT_SOFTMAX_SGD, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
             .meanLogLikelihood();
     double ar =
         Evaluation.evaluate(train(Method.AR_SOFTMAX, 3000, 2, 1), TEST.data(), KERNELS, 5, 2)
@@ -151,7 +151,7 @@ class SampledTrainerTest {
       }
     }
     double exact =
-        Evaluation.evaluate(train(Method.EXACT_SOFTMAX, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
+        Evaluation.evaluate(train(Method.EXACT_SOFTMAX_SGD, 3000, 1, 1), TEST.data(), KERNELS, 5, 2)
             .meanLogLikelihood();
     double frequency = Evaluation.evaluate(model, TEST.data(), KERNELS, 5, 2).meanLogLikelihood();
     assertEquals(
@@ -287,11 +287,11 @@ class SampledTrainerTest {
     int columns = data.columns();
     StepSizeSchedule.Adaptive schedule = new StepSizeSchedule.Adaptive(0.5, 0.9, 2000, 0.1);
     TrainingOptions options =
-        TrainingOptions.defaults(Method.EXACT_SOFTMAX)
+        TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
             .withBatch(LABELS.length, classes)
             .withThreads(threads)
             .withStepSize(schedule);
-    LinearModel model = LinearModel.zeros(Method.EXACT_SOFTMAX.link(), classes, columns);
+    LinearModel model = LinearModel.zeros(Method.EXACT_SOFTMAX_SGD.link(), classes, columns);
     SampledTrainer.initialise(model, options);
     double[] w = new double[classes * columns];
     double[] b = model.biases().clone();
