@@ -50,6 +50,16 @@ public final class SyntheticData {
    */
   public static SyntheticSet linearSoftmax(
       int rows, int columns, int classes, double weightScale, long seed) {
+    return linearSoftmax(rows, columns, classes, weightScale, 1, seed);
+  }
+
+  /**
+   * As {@link #linearSoftmax(int, int, int, double, long)}, but each x_nd is nonzero (and then N(0,
+   * 1)) with probability {@code density}; below 1 the features are stored sparse. Density 1 gives
+   * the same set as the dense generator.
+   */
+  public static SyntheticSet linearSoftmax(
+      int rows, int columns, int classes, double weightScale, double density, long seed) {
     requirePositive("rows", rows);
     requirePositive("columns", columns);
     requirePositive("classes", classes);
@@ -57,10 +67,12 @@ public final class SyntheticData {
       throw new IllegalArgumentException(
           "weightScale = " + weightScale + " must be positive and finite");
     }
+    if (!(density > 0 && density <= 1)) {
+      throw new IllegalArgumentException("density = " + density + " must be in (0, 1]");
+    }
     SplittableRandom random = new SplittableRandom(seed);
     float[] w =
         new float[MemoryBudget.arrayLength("the weights, K × D", Float.BYTES, classes, columns)];
-    MemoryBudget.arrayLength("the features, N × D", Float.BYTES, rows, columns);
     double[] b = new double[classes];
     for (int i = 0; i < w.length; i++) {
       w[i] = (float) (weightScale * random.nextGaussian());
@@ -68,27 +80,58 @@ public final class SyntheticData {
     for (int k = 0; k < classes; k++) {
       b[k] = (float) (weightScale * random.nextGaussian());
     }
-    float[] x =
-        new float[MemoryBudget.arrayLength("the features, N × D", Float.BYTES, rows, columns)];
+    boolean dense = density == 1;
+    long stored = dense ? (long) rows * columns : (long) Math.ceil(1.2 * density * rows * columns);
+    float[] values =
+        new float[MemoryBudget.arrayLength("the features' values", Float.BYTES, stored, 1)];
+    int[] indices = dense ? null : new int[values.length];
+    int[] indptr = new int[rows + 1];
     int[] labels = new int[rows];
+    double[] score = new double[classes];
     for (int n = 0; n < rows; n++) {
+      int at = indptr[n];
       for (int j = 0; j < columns; j++) {
-        x[n * columns + j] = (float) random.nextGaussian();
+        if (dense || random.nextDouble() < density) {
+          if (at == values.length) {
+            values = Arrays.copyOf(values, values.length + values.length / 2 + columns);
+            indices = Arrays.copyOf(indices, values.length);
+          }
+          values[at] = (float) random.nextGaussian();
+          if (!dense) {
+            indices[at] = j;
+          }
+          at++;
+        }
+      }
+      indptr[n + 1] = at;
+      // Gumbel-max: y_n = argmax_k of b_k + g_k + w_k · x_n.
+      for (int k = 0; k < classes; k++) {
+        score[k] = b[k] - Math.log(-Math.log(random.nextDouble(Double.MIN_NORMAL, 1.0)));
+      }
+      for (int i = indptr[n]; i < at; i++) {
+        int j = dense ? i - indptr[n] : indices[i];
+        for (int k = 0; k < classes; k++) {
+          score[k] += (double) w[k * columns + j] * values[i];
+        }
       }
       double best = Double.NEGATIVE_INFINITY;
       for (int k = 0; k < classes; k++) {
-        double score = b[k] - Math.log(-Math.log(random.nextDouble(Double.MIN_NORMAL, 1.0)));
-        for (int j = 0; j < columns; j++) {
-          score += (double) w[k * columns + j] * x[n * columns + j];
-        }
-        if (score > best) {
-          best = score;
+        if (score[k] > best) {
+          best = score[k];
           labels[n] = k;
         }
       }
     }
-    return new SyntheticSet(
-        new Dataset(new DenseFeatures(rows, columns, x), labels, classes), w, b);
+    Features features =
+        dense
+            ? new DenseFeatures(rows, columns, values)
+            : new SparseFeatures(
+                rows,
+                columns,
+                indptr,
+                Arrays.copyOf(indices, indptr[rows]),
+                Arrays.copyOf(values, indptr[rows]));
+    return new SyntheticSet(new Dataset(features, labels, classes), w, b);
   }
 
   private static void requirePositive(String name, int value) {

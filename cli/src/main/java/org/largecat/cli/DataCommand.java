@@ -87,7 +87,8 @@ final class DataCommand {
   @Command(
       name = "softmax",
       description = {
-        "x ~ N(0, I), y ~ softmax(Wx + b), W, b ~ N(0, scale^2).",
+        "x ~ N(0, I) (each entry kept with probability --density), y ~ softmax(Wx + b), W, b ~"
+            + " N(0, scale^2).",
         "Writes the generating model to FILE.truth (a model file)."
       })
   static final class Softmax implements Callable<Integer> {
@@ -128,6 +129,16 @@ final class DataCommand {
     double scale;
 
     @Option(
+        names = "--density",
+        paramLabel = "P",
+        converter = OptionTypes.PositiveNumber.class,
+        defaultValue = "1",
+        description =
+            "Each feature is nonzero with probability P; below 1 the set is sparse (default:"
+                + " ${DEFAULT-VALUE}).")
+    double density;
+
+    @Option(
         names = "--seed",
         paramLabel = "N",
         defaultValue = "1",
@@ -164,13 +175,18 @@ final class DataCommand {
         throw new ParameterException(
             spec.commandLine(), "give --test-rows and --test-out together, or neither");
       }
+      if (density > 1) {
+        throw new ParameterException(
+            spec.commandLine(), "--density " + density + " must be at most 1");
+      }
       OutputFiles.check(file, truthFile(file), testFile);
       int test = testRows == null ? 0 : testRows;
       if ((long) rows + test > Integer.MAX_VALUE) {
         throw new ParameterException(
             spec.commandLine(), "--rows + --test-rows must be at most " + Integer.MAX_VALUE);
       }
-      SyntheticSet all = SyntheticData.linearSoftmax(rows + test, columns, classes, scale, seed);
+      SyntheticSet all =
+          SyntheticData.linearSoftmax(rows + test, columns, classes, scale, density, seed);
       if (test == 0) {
         return write("softmax", all, file, err);
       }
