@@ -1,34 +1,59 @@
 package org.largecat.train;
 
 /**
- * When a run stops without being told how long to run: once the training objective, averaged over
+ * When a run stops without being told how long to run. Once the training objective, averaged over
  * an epoch, has improved by less than {@code tolerance} relative to the epoch before for {@code
- * patience} epochs in a row; or at {@code maxEpochs} epochs or {@code maxSeconds}, whichever comes
- * first. A per-epoch average, since one iteration's estimate of a stochastic bound is too noisy to
- * compare.
+ * patience} epochs in a row, the run is on a plateau. On the first plateau, and on each later one
+ * whose objective is at least {@code tolerance} better than at the plateau before, the step size is
+ * divided by {@value #STEP_DIVISOR} (as scikit-learn's SGD does with {@code learning_rate =
+ * "adaptive"}), up to {@code stepReductions} times: a plateau of a stochastic method is often the
+ * noise floor of its step, not the optimum. Otherwise the run has converged. It also stops at
+ * {@code maxEpochs} epochs or {@code maxSeconds}, whichever comes first. A per-epoch average, since
+ * one iteration's estimate of a stochastic bound is too noisy to compare.
  *
  * @param tolerance the relative improvement per epoch below which an epoch counts as no progress
- * @param patience epochs without progress in a row that end the run
+ * @param patience epochs without progress in a row that make a plateau
  * @param maxEpochs the most epochs run
  * @param maxSeconds the most wall-clock seconds, checked at the end of each epoch (may be infinite)
+ * @param stepReductions the most times the step is divided on a plateau (0: a plateau ends the run)
  */
-public record StoppingRule(double tolerance, int patience, int maxEpochs, double maxSeconds) {
+public record StoppingRule(
+    double tolerance, int patience, int maxEpochs, double maxSeconds, int stepReductions) {
 
-  /** The default: 1e-4 relative for 3 epochs, at most 100 epochs, no time limit. */
+  /** What a plateau divides the step size by. */
+  public static final double STEP_DIVISOR = 5;
+
+  /** The default: 1e-4 relative for 3 epochs, at most 100 epochs, no time limit, 4 reductions. */
   public static final StoppingRule DEFAULT =
-      new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY);
+      new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY, 4);
 
   public StoppingRule {
     if (!(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY)) {
       throw new IllegalArgumentException("tolerance = " + tolerance + " must be finite and >= 0");
     }
-    if (patience < 1 || maxEpochs < 1) {
+    if (patience < 1 || maxEpochs < 1 || stepReductions < 0) {
       throw new IllegalArgumentException(
-          "patience = " + patience + " and maxEpochs = " + maxEpochs + " must each be >= 1");
+          "patience = "
+              + patience
+              + " and maxEpochs = "
+              + maxEpochs
+              + " must each be >= 1, stepReductions = "
+              + stepReductions
+              + " >= 0");
     }
     if (!(maxSeconds > 0)) {
       throw new IllegalArgumentException("maxSeconds = " + maxSeconds + " must be > 0");
     }
+  }
+
+  /** A rule whose first plateau ends the run (no step reductions). */
+  public StoppingRule(double tolerance, int patience, int maxEpochs, double maxSeconds) {
+    this(tolerance, patience, maxEpochs, maxSeconds, 0);
+  }
+
+  /** This rule with at most {@code reductions} step divisions. */
+  public StoppingRule withStepReductions(int reductions) {
+    return new StoppingRule(tolerance, patience, maxEpochs, maxSeconds, reductions);
   }
 
   /**

@@ -12,6 +12,12 @@ public interface Trainer extends AutoCloseable {
   /** Iterations that make one pass over the training set. */
   int iterationsPerEpoch();
 
+  /**
+   * Multiplies every step size from the next iteration on by {@code factor} (a {@link
+   * StoppingRule}'s reduction on a plateau), on top of the schedule.
+   */
+  void scaleStepSize(double factor);
+
   /** Releases the trainer's threads. */
   @Override
   void close();

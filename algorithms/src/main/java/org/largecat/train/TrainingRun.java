@@ -57,6 +57,9 @@ public record TrainingRun(
      * @param improvement relative to the epoch before, NaN for the first
      */
     void epoch(int epoch, double watched, double improvement, double seconds);
+
+    /** The rule divided the step size on a plateau, the {@code reductions}-th time. */
+    default void stepReduced(int epoch, int reductions) {}
   }
 
   /**
@@ -101,6 +104,8 @@ public record TrainingRun(
     double before = Double.NaN;
     double improvement = Double.NaN;
     int withoutProgress = 0;
+    int reductions = 0;
+    double atLastPlateau = Double.NaN;
     for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
@@ -112,7 +117,16 @@ public record TrainingRun(
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
       progress.epoch(epoch, watched, improvement, seconds);
       if (withoutProgress >= rule.patience()) {
-        return steps.result(Stop.CONVERGED, improvement);
+        boolean stepWasTheLimit =
+            reductions == 0 || StoppingRule.improvement(atLastPlateau, watched) >= rule.tolerance();
+        if (reductions == rule.stepReductions() || !stepWasTheLimit) {
+          return steps.result(Stop.CONVERGED, improvement);
+        }
+        trainer.scaleStepSize(1 / StoppingRule.STEP_DIVISOR);
+        reductions++;
+        atLastPlateau = watched;
+        withoutProgress = 0;
+        progress.stepReduced(epoch, reductions);
       }
       if (seconds >= rule.maxSeconds() && epoch < rule.maxEpochs()) {
         return steps.result(Stop.MAX_SECONDS, improvement);

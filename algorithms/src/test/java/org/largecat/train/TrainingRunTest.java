@@ -26,6 +26,11 @@ class TrainingRunTest {
       }
 
       @Override
+      public void scaleStepSize(double factor) {
+        throw new AssertionError("no step to scale");
+      }
+
+      @Override
       public void close() {}
     };
   }
@@ -55,6 +60,11 @@ class TrainingRunTest {
       @Override
       public int iterationsPerEpoch() {
         return 4;
+      }
+
+      @Override
+      public void scaleStepSize(double factor) {
+        throw new AssertionError("no step to scale");
       }
 
       @Override
@@ -133,5 +143,66 @@ class TrainingRunTest {
     TrainingRun run = TrainingRun.run(divergingAt(100), 10, 1e9, (t, total, bound, seconds) -> {});
     assertEquals(10, run.iterations());
     assertEquals(-1, run.lastEpochBound());
+  }
+
+  /**
+   * A trainer at its step's noise floor: every iteration's objective is −1 − {@code floor}·(the
+   * step scale), so a smaller step is better until the floor is below the tolerance.
+   */
+  private static Trainer noiseFloor(double floor) {
+    return new Trainer() {
+      private double scale = 1;
+
+      @Override
+      public double step() {
+        return -1 - floor * scale;
+      }
+
+      @Override
+      public int iterationsPerEpoch() {
+        return 4;
+      }
+
+      @Override
+      public void scaleStepSize(double factor) {
+        scale *= factor;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /** The epochs at which {@code trainer}'s run under {@code rule} reduced its step. */
+  private static List<Integer> reductionEpochs(Trainer trainer, StoppingRule rule) {
+    List<Integer> epochs = new ArrayList<>();
+    TrainingRun run =
+        TrainingRun.until(
+            trainer,
+            rule,
+            new TrainingRun.EpochProgress() {
+              @Override
+              public void epoch(int epoch, double watched, double improvement, double seconds) {}
+
+              @Override
+              public void stepReduced(int epoch, int reductions) {
+                assertEquals(epochs.size() + 1, reductions);
+                epochs.add(epoch);
+              }
+            });
+    assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause());
+    return epochs;
+  }
+
+  @Test
+  void aPlateauDividesTheStepWhileThatStillPays() {
+    StoppingRule rule = new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY, 4);
+    // Floor 1: the objective is -2, -1.2, -1.04, -1.008, -1.0016 after 0 to 4 divisions by 5, each
+    // a gain above 1e-4. Epochs 2-4 are flat (the first has nothing to compare with); after each
+    // division one epoch gains and three are flat.
+    assertEquals(List.of(4, 8, 12, 16), reductionEpochs(noiseFloor(1), rule));
+    // Floor 1e-5: the first division gains less than 1e-4, so the second plateau ends the run.
+    assertEquals(List.of(4), reductionEpochs(noiseFloor(1e-5), rule));
+    assertEquals(List.of(), reductionEpochs(noiseFloor(1), rule.withStepReductions(0)));
   }
 }

@@ -98,6 +98,16 @@ final class TrainCommand implements Callable<Integer> {
   int maxEpochs;
 
   @Option(
+      names = "--step-reductions",
+      paramLabel = "N",
+      converter = OptionTypes.NonNegativeInteger.class,
+      defaultValue = "4",
+      description =
+          "On a plateau the stopping rule divides the step size by 5, at most N times, before it"
+              + " calls the run converged (default: ${DEFAULT-VALUE}).")
+  int stepReductions;
+
+  @Option(
       names = "--validation-fraction",
       paramLabel = "F",
       converter = OptionTypes.PositiveNumber.class,
@@ -118,7 +128,8 @@ final class TrainCommand implements Callable<Integer> {
       names = "--step",
       paramLabel = "adaptive|sgd",
       description =
-          "A&R's adaptive schedule (the A&R methods' default) or plain SGD x0.9 per epoch.")
+          "A&R's adaptive schedule (the A&R methods' default) or plain SGD: x0.9 per epoch with"
+              + " --epochs or --iterations, else constant between the stopping rule's reductions.")
   Step step;
 
   @Option(
@@ -319,8 +330,10 @@ final class TrainCommand implements Callable<Integer> {
   /**
    * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ = {@code
    * --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and the
-   * double-sum methods): plain SGD at {@code --learning-rate}, ×0.9 per epoch, by default {@link
-   * TrainingOptions#defaultSgdLearningRate}.
+   * double-sum methods): plain SGD at {@code --learning-rate}, by default {@link
+   * TrainingOptions#defaultSgdLearningRate}. With {@code --epochs} or {@code --iterations} they
+   * decay as the papers have them (A&R: t^(−1/2) and ×0.9 every 2,000 iterations; SGD: ×0.9 per
+   * epoch); under the stopping rule they are constant and the rule divides them on plateaus.
    */
   private StepSizeSchedule stepSize(Method method) {
     StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
@@ -331,17 +344,19 @@ final class TrainCommand implements Callable<Integer> {
         if (sgdOnly) {
           throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
-        yield new StepSizeSchedule.Adaptive(
-            Objects.requireNonNullElse(learningRate, paper.rho0()),
-            paper.decay(),
-            paper.every(),
-            paper.smoothing());
+        StepSizeSchedule.Adaptive adaptive =
+            new StepSizeSchedule.Adaptive(
+                Objects.requireNonNullElse(learningRate, paper.rho0()),
+                paper.decay(),
+                paper.every(),
+                paper.smoothing());
+        yield fixedLength() ? adaptive : adaptive.constant();
       }
       case SGD ->
           new StepSizeSchedule.Sgd(
               Objects.requireNonNullElse(
                   learningRate, TrainingOptions.defaultSgdLearningRate(method)),
-              0.9);
+              fixedLength() ? 0.9 : 1);
     };
   }
 
@@ -358,6 +373,11 @@ final class TrainCommand implements Callable<Integer> {
         .withStepSize(stepSize(method))
         .withSampling(sampling)
         .withPriorVariance(priorVariance);
+  }
+
+  /** Whether --epochs or --iterations sets the run's length, instead of the stopping rule. */
+  private boolean fixedLength() {
+    return iterations != null || epochs != null;
   }
 
   private boolean given(String option) {
@@ -429,16 +449,18 @@ final class TrainCommand implements Callable<Integer> {
     if (iterations != null && epochs != null) {
       throw usage("give --iterations or --epochs, not both");
     }
-    boolean fixed = iterations != null || epochs != null;
+    boolean fixed = fixedLength();
     if (fixed
         && (given("--tol")
             || given("--patience")
             || given("--max-epochs")
             || given("--max-seconds")
+            || given("--step-reductions")
             || given("--validation-fraction"))) {
       throw usage(
-          "--tol, --patience, --max-epochs, --max-seconds and --validation-fraction set the stopping"
-              + " rule, which runs only without --epochs and --iterations");
+          "--tol, --patience, --max-epochs, --max-seconds, --step-reductions and"
+              + " --validation-fraction set the stopping rule, which runs only without --epochs and"
+              + " --iterations");
     }
     if (validationFraction != null && validationFraction >= 1) {
       throw usage("--validation-fraction " + validationFraction + " must be below 1");
@@ -448,7 +470,8 @@ final class TrainCommand implements Callable<Integer> {
             tolerance,
             patience,
             maxEpochs,
-            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds);
+            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds,
+            stepReductions);
     OutputFiles.check(modelFile);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
@@ -519,7 +542,10 @@ final class TrainCommand implements Callable<Integer> {
                       : () ->
                           Evaluation.evaluate(model, heldOut, kernels, 1, options.threads())
                               .meanLogLikelihood(),
-                  (epoch, watched, improvement, seconds) ->
+                  new TrainingRun.EpochProgress() {
+                    @Override
+                    public void epoch(
+                        int epoch, double watched, double improvement, double seconds) {
                       err.printf(
                           Locale.ROOT,
                           "train: epoch %d, %s %.6g (%s), %.1f s%n",
@@ -529,7 +555,16 @@ final class TrainCommand implements Callable<Integer> {
                           Double.isNaN(improvement)
                               ? "first epoch"
                               : String.format(Locale.ROOT, "%+.2e relative", improvement),
-                          seconds));
+                          seconds);
+                    }
+
+                    @Override
+                    public void stepReduced(int epoch, int reductions) {
+                      err.printf(
+                          "train: a plateau after epoch %d: step size divided by %.0f (%d of %d)%n",
+                          epoch, StoppingRule.STEP_DIVISOR, reductions, stepReductions);
+                    }
+                  });
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
     }

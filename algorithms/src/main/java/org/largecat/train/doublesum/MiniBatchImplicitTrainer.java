@@ -101,6 +101,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private int blockLength;
   private double rate;
 
+  /** The product of the step reductions of {@link #scaleStepSize}. */
+  private double stepScale = 1;
+
   MiniBatchImplicitTrainer(
       Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
@@ -274,6 +277,12 @@ final class MiniBatchImplicitTrainer implements Trainer {
     return (batches + blockSize - 1) / blockSize;
   }
 
+  @Override
+  public void scaleStepSize(double factor) {
+    stepScale *= factor;
+    rate *= factor;
+  }
+
   /** The current u_i. */
   double[] u() {
     return u;
@@ -358,7 +367,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
 
   private void newEpoch() {
     epoch++;
-    rate = options.rate(epoch);
+    rate = stepScale * options.rate(epoch);
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < batches; i++) {
       int j = random.nextInt(i + 1);

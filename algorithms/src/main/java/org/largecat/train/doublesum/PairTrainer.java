@@ -71,6 +71,9 @@ final class PairTrainer implements Trainer {
   private double rate;
   private double uRate;
 
+  /** The product of the step reductions of {@link #scaleStepSize}. */
+  private double stepScale = 1;
+
   PairTrainer(Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
@@ -115,6 +118,13 @@ final class PairTrainer implements Trainer {
   @Override
   public int iterationsPerEpoch() {
     return (data.rows + blockSize - 1) / blockSize;
+  }
+
+  @Override
+  public void scaleStepSize(double factor) {
+    stepScale *= factor;
+    rate *= factor;
+    uRate *= factor;
   }
 
   /**
@@ -168,8 +178,8 @@ final class PairTrainer implements Trainer {
 
   private void newEpoch() {
     epoch++;
-    rate = options.rate(epoch);
-    uRate = options.uRate(epoch);
+    rate = stepScale * options.rate(epoch);
+    uRate = stepScale * options.uRate(epoch);
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < permutation.length; i++) {
       int j = random.nextInt(i + 1);

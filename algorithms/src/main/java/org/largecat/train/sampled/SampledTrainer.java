@@ -105,6 +105,10 @@ public final class SampledTrainer implements Trainer {
   private final double[] keptPowers = new double[64];
   private final double smoothing;
   private int iteration;
+
+  /** The product of the step reductions of {@link #scaleStepSize}. */
+  private double stepScale = 1;
+
   private double lastBound = Double.NaN;
 
   /**
@@ -239,6 +243,11 @@ public final class SampledTrainer implements Trainer {
   @Override
   public int iterationsPerEpoch() {
     return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+  }
+
+  @Override
+  public void scaleStepSize(double factor) {
+    stepScale *= factor;
   }
 
   /** Iterations done so far. */
@@ -512,11 +521,11 @@ public final class SampledTrainer implements Trainer {
     float scale;
     switch (options.stepSize()) {
       case StepSizeSchedule.Adaptive a -> {
-        rate = (float) a.rate(iteration);
+        rate = (float) (stepScale * a.rate(iteration));
         scale = (float) (data.rows() / (double) batchSize);
       }
       case StepSizeSchedule.Sgd sgd -> {
-        rate = (float) sgd.rate(epoch - 1);
+        rate = (float) (stepScale * sgd.rate(epoch - 1));
         scale = (float) (1.0 / batchSize);
       }
     }
