@@ -571,12 +571,14 @@ final class TrainCommand implements Callable<Integer> {
     if (run.converged() == Boolean.FALSE) {
       err.printf(
           Locale.ROOT,
-          "train: stopped at %s before converging: the last epoch improved the bound by %.2e"
-              + " relative, more than --tol %.3g; give a larger %s or --tol%n",
+          "train: stopped at %s before converging: the last epoch changed the objective by %.2e"
+              + " relative, and the rule wants %d epochs in a row below --tol %.3g; give a larger"
+              + " %s or --tol%n",
           run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS
               ? "--max-epochs " + maxEpochs
               : "--max-seconds " + maxSeconds,
           run.lastImprovement(),
+          patience,
           tolerance,
           run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS ? "--max-epochs" : "--max-seconds");
     }
