@@ -2,16 +2,18 @@ package org.largecat.train;
 
 /**
  * When a run stops without being told how long to run. Once the training objective, averaged over
- * an epoch, has improved by less than {@code tolerance} relative to the epoch before for {@code
- * patience} epochs in a row, the run is on a plateau. On the first plateau, and on each later one
- * whose objective is at least {@code tolerance} better than at the plateau before, the step size is
- * divided by {@value #STEP_DIVISOR} (as scikit-learn's SGD does with {@code learning_rate =
- * "adaptive"}), up to {@code stepReductions} times: a plateau of a stochastic method is often the
- * noise floor of its step, not the optimum. Otherwise the run has converged. It also stops at
- * {@code maxEpochs} epochs or {@code maxSeconds}, whichever comes first. A per-epoch average, since
- * one iteration's estimate of a stochastic bound is too noisy to compare.
+ * an epoch, has failed to beat its best so far by {@code tolerance} relative for {@code patience}
+ * epochs in a row, the run is on a plateau (against the best, not the epoch before, so that noise
+ * going up and down is no progress). On the first plateau, and on each later one whose best is at
+ * least {@code tolerance} better than the best at the plateau before, the step size is divided by
+ * {@value #STEP_DIVISOR} (as scikit-learn's SGD does with {@code learning_rate = "adaptive"}), up
+ * to {@code stepReductions} times: a plateau of a stochastic method is often the noise floor of its
+ * step, not the optimum. Otherwise the run has converged. It also stops at {@code maxEpochs} epochs
+ * or {@code maxSeconds}, whichever comes first. A per-epoch average, since one iteration's estimate
+ * of a stochastic bound is too noisy to compare.
  *
- * @param tolerance the relative improvement per epoch below which an epoch counts as no progress
+ * @param tolerance the relative improvement on the best so far below which an epoch counts as no
+ *     progress
  * @param patience epochs without progress in a row that make a plateau
  * @param maxEpochs the most epochs run
  * @param maxSeconds the most wall-clock seconds, checked at the end of each epoch (may be infinite)

@@ -12,7 +12,7 @@ import java.util.function.DoubleSupplier;
  * @param lastEpochBound the mean of the per-iteration estimates over the last (possibly partial)
  *     epoch
  * @param stoppedBecause why the run ended
- * @param lastImprovement the relative improvement of the last whole epoch's mean over the one
+ * @param lastImprovement the relative improvement of the last whole epoch's mean on the best epoch
  *     before, or NaN when the run had fewer than two whole epochs
  */
 public record TrainingRun(
@@ -54,7 +54,7 @@ public record TrainingRun(
   public interface EpochProgress {
     /**
      * @param watched what the rule watches: the epoch's mean bound, or the held-out objective
-     * @param improvement relative to the epoch before, NaN for the first
+     * @param improvement relative to the best epoch before, NaN for the first
      */
     void epoch(int epoch, double watched, double improvement, double seconds);
 
@@ -101,30 +101,31 @@ public record TrainingRun(
   public static TrainingRun until(
       Trainer trainer, StoppingRule rule, DoubleSupplier heldOut, EpochProgress progress) {
     Steps steps = new Steps(trainer);
-    double before = Double.NaN;
+    double best = Double.NaN;
     double improvement = Double.NaN;
     int withoutProgress = 0;
     int reductions = 0;
-    double atLastPlateau = Double.NaN;
+    double bestAtLastPlateau = Double.NaN;
     for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
       }
       double watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
-      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(before, watched);
+      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(best, watched);
       withoutProgress = improvement < rule.tolerance() ? withoutProgress + 1 : 0;
-      before = watched;
+      best = epoch == 1 ? watched : Math.max(best, watched);
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
       progress.epoch(epoch, watched, improvement, seconds);
       if (withoutProgress >= rule.patience()) {
         boolean stepWasTheLimit =
-            reductions == 0 || StoppingRule.improvement(atLastPlateau, watched) >= rule.tolerance();
+            reductions == 0
+                || StoppingRule.improvement(bestAtLastPlateau, best) >= rule.tolerance();
         if (reductions == rule.stepReductions() || !stepWasTheLimit) {
           return steps.result(Stop.CONVERGED, improvement);
         }
         trainer.scaleStepSize(1 / StoppingRule.STEP_DIVISOR);
         reductions++;
-        atLastPlateau = watched;
+        bestAtLastPlateau = best;
         withoutProgress = 0;
         progress.stepReduced(epoch, reductions);
       }

@@ -554,7 +554,7 @@ final class TrainCommand implements Callable<Integer> {
                           watched,
                           Double.isNaN(improvement)
                               ? "first epoch"
-                              : String.format(Locale.ROOT, "%+.2e relative", improvement),
+                              : String.format(Locale.ROOT, "%+.2e on the best", improvement),
                           seconds);
                     }
 
