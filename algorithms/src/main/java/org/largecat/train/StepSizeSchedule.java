@@ -10,6 +10,13 @@ public sealed interface StepSizeSchedule {
   Adaptive PAPER = new Adaptive(0.02, 0.9, 2000, 0.1);
 
   /**
+   * The adaptive schedule under a {@link StoppingRule}: a constant ρ₀ = 0.05 (no decay, power 0),
+   * which the rule divides on plateaus. It reaches the optimum in far fewer epochs than the paper's
+   * t^(−1/2) decay, which has all but stopped by the time the noise of a larger step would matter.
+   */
+  Adaptive UNDER_RULE = new Adaptive(0.05, 1, 2000, 0.1, 0);
+
+  /**
    * The adaptive step size of A&R §4 (Kucukelbir et al. 2017) on the gradient of the whole-data
    * bound (the mini-batch sum scaled by N/|B|): per coordinate, ρ(t) = ρ₀·decay^⌊t/every⌋ ·
    * t^(−power+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1), with s(1) = g² at
@@ -50,13 +57,9 @@ public sealed interface StepSizeSchedule {
       this(rho0, decay, every, smoothing, 0.5);
     }
 
-    /**
-     * This schedule's ρ₀ and smoothing at a constant rate (no decay, power 0): under a {@link
-     * StoppingRule}, whose plateau reductions take the decays' place, it reaches the optimum in far
-     * fewer epochs than the paper's t^(−1/2).
-     */
-    public Adaptive constant() {
-      return new Adaptive(rho0, 1, every, smoothing, 0);
+    /** This schedule with {@code rho0} in place of its ρ₀. */
+    public Adaptive withRho0(double rho0) {
+      return new Adaptive(rho0, decay, every, smoothing, power);
     }
 
     /**

@@ -136,7 +136,9 @@ final class TrainCommand implements Callable<Integer> {
       names = "--learning-rate",
       paramLabel = "X",
       converter = OptionTypes.PositiveNumber.class,
-      description = "The initial step size (default: the method's).")
+      description =
+          "The initial step size (default: the method's; the adaptive step's rho0 is 0.05 under the"
+              + " stopping rule, the paper's 0.02 with --epochs or --iterations).")
   Double learningRate;
 
   @Option(
@@ -329,14 +331,14 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ = {@code
-   * --learning-rate} (0.02); {@code --step sgd} (the default and only choice of nce, is and the
-   * double-sum methods): plain SGD at {@code --learning-rate}, by default {@link
+   * --learning-rate}; {@code --step sgd} (the default and only choice of nce, is and the double-sum
+   * methods): plain SGD at {@code --learning-rate}, by default {@link
    * TrainingOptions#defaultSgdLearningRate}. With {@code --epochs} or {@code --iterations} they
-   * decay as the papers have them (A&R: t^(−1/2) and ×0.9 every 2,000 iterations; SGD: ×0.9 per
-   * epoch); under the stopping rule they are constant and the rule divides them on plateaus.
+   * decay as the papers have them ({@link StepSizeSchedule#PAPER}, SGD ×0.9 per epoch); under the
+   * stopping rule they are constant ({@link StepSizeSchedule#UNDER_RULE}, SGD ×1) and the rule
+   * divides them on plateaus.
    */
   private StepSizeSchedule stepSize(Method method) {
-    StepSizeSchedule.Adaptive paper = StepSizeSchedule.PAPER;
     boolean sgdOnly =
         method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
     return switch (Objects.requireNonNullElse(step, sgdOnly ? Step.SGD : Step.ADAPTIVE)) {
@@ -344,13 +346,9 @@ final class TrainCommand implements Callable<Integer> {
         if (sgdOnly) {
           throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
-        StepSizeSchedule.Adaptive adaptive =
-            new StepSizeSchedule.Adaptive(
-                Objects.requireNonNullElse(learningRate, paper.rho0()),
-                paper.decay(),
-                paper.every(),
-                paper.smoothing());
-        yield fixedLength() ? adaptive : adaptive.constant();
+        StepSizeSchedule.Adaptive schedule =
+            fixedLength() ? StepSizeSchedule.PAPER : StepSizeSchedule.UNDER_RULE;
+        yield schedule.withRho0(Objects.requireNonNullElse(learningRate, schedule.rho0()));
       }
       case SGD ->
           new StepSizeSchedule.Sgd(
