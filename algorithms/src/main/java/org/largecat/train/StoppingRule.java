@@ -31,11 +31,49 @@ public record StoppingRule(double tolerance, int patience, int maxEpochs, double
     }
   }
 
+  /** A new judge of one run's epochs under this rule. */
+  public Watch watch() {
+    return new Watch();
+  }
+
   /**
    * The relative improvement of a maximised objective from {@code before} to {@code after}: {@code
    * (after − before) / |before|}, negative when it got worse.
    */
   static double improvement(double before, double after) {
     return (after - before) / Math.abs(before);
+  }
+
+  /**
+   * Judges one run epoch by epoch as the rule does, whether or not the run stops when the rule says
+   * so: a run of a fixed length can still be asked whether the rule would have called it converged.
+   */
+  public final class Watch {
+    private double before = Double.NaN;
+    private double lastImprovement = Double.NaN;
+    private int withoutProgress;
+
+    private Watch() {}
+
+    /**
+     * Takes the watched objective at the end of the next epoch and returns its relative improvement
+     * over the epoch before, NaN for the first epoch.
+     */
+    public double epoch(double watched) {
+      lastImprovement = Double.isNaN(before) ? Double.NaN : improvement(before, watched);
+      withoutProgress = lastImprovement < tolerance ? withoutProgress + 1 : 0;
+      before = watched;
+      return lastImprovement;
+    }
+
+    /** Whether the last {@code patience} epochs each improved by less than the tolerance. */
+    public boolean converged() {
+      return withoutProgress >= patience;
+    }
+
+    /** The improvement of the last epoch, NaN before the second. */
+    public double lastImprovement() {
+      return lastImprovement;
+    }
   }
 }

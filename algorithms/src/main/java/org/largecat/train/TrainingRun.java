@@ -98,27 +98,23 @@ public record TrainingRun(
   public static TrainingRun until(
       Trainer trainer, StoppingRule rule, DoubleSupplier heldOut, EpochProgress progress) {
     Steps steps = new Steps(trainer);
-    double before = Double.NaN;
-    double improvement = Double.NaN;
-    int withoutProgress = 0;
+    StoppingRule.Watch watch = rule.watch();
     for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
       }
       double watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
-      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(before, watched);
-      withoutProgress = improvement < rule.tolerance() ? withoutProgress + 1 : 0;
-      before = watched;
+      double improvement = watch.epoch(watched);
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
       progress.epoch(epoch, watched, improvement, seconds);
-      if (withoutProgress >= rule.patience()) {
+      if (watch.converged()) {
         return steps.result(Stop.CONVERGED, improvement);
       }
       if (seconds >= rule.maxSeconds() && epoch < rule.maxEpochs()) {
         return steps.result(Stop.MAX_SECONDS, improvement);
       }
     }
-    return steps.result(Stop.MAX_EPOCHS, improvement);
+    return steps.result(Stop.MAX_EPOCHS, watch.lastImprovement());
   }
 
   /** The iterations of one run: each objective checked, and its mean over the current epoch. */
