@@ -122,8 +122,7 @@ final class BetaPriorEm {
       double bound =
           VariationalEm.sum(userBound) + embeddingTerms(psi, embeddingVariance, priorVariance, d);
       long afterEStep = System.nanoTime();
-      boolean converged =
-          t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
+      boolean converged = t > 1 && options.settled(previous, bound);
       if (!converged && t < options.maxIterations()) {
         toCovariances(userVariance, users, d, userCovariance);
         VariationalEm.updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);

@@ -131,6 +131,11 @@ public final class VariationalEm {
         throw new IllegalArgumentException("embeddingSteps must be >= 1, got " + embeddingSteps);
       }
     }
+
+    /** Whether a bound that moved from {@code previous} to {@code bound} ends the fit. */
+    boolean settled(double previous, double bound) {
+      return Math.abs(bound - previous) <= tolerance * Math.abs(bound);
+    }
   }
 
   /** One EM iteration: the bound after its E-step, and the wall time of its E- and M-step. */
@@ -155,6 +160,15 @@ public final class VariationalEm {
         largest = Math.max(largest, iterations.get(t - 1).bound() - iterations.get(t).bound());
       }
       return largest;
+    }
+
+    /**
+     * Whether the fit ended because its bound settled within {@code options}' tolerance, not at its
+     * most iterations.
+     */
+    public boolean converged(Options options) {
+      int n = iterations.size();
+      return n > 1 && options.settled(iterations.get(n - 2).bound(), iterations.get(n - 1).bound());
     }
 
     /** Wall time of all iterations' E- and M-steps, in seconds. */
@@ -358,8 +372,7 @@ public final class VariationalEm {
       double bound =
           sum(userBound) - 0.5 * EmbeddingUpdate.PRIOR_PRECISION * squaredNorm(embeddings);
       long afterEStep = System.nanoTime();
-      boolean converged =
-          t > 1 && Math.abs(bound - previous) <= options.tolerance() * Math.abs(bound);
+      boolean converged = t > 1 && options.settled(previous, bound);
       if (!converged && t < options.maxIterations()) {
         updateMeanAndCovariance(users, d, lambda, userCovariance, mean, covariance);
         parallel(

@@ -53,6 +53,11 @@ public record StoppingRule(
     this(tolerance, patience, maxEpochs, maxSeconds, 0);
   }
 
+  /** A new judge of one run's epochs under this rule. */
+  public Watch watch() {
+    return new Watch();
+  }
+
   /** This rule with at most {@code reductions} step divisions. */
   public StoppingRule withStepReductions(int reductions) {
     return new StoppingRule(tolerance, patience, maxEpochs, maxSeconds, reductions);
@@ -64,5 +69,62 @@ public record StoppingRule(
    */
   static double improvement(double before, double after) {
     return (after - before) / Math.abs(before);
+  }
+
+  /**
+   * Judges one run epoch by epoch as the rule does, whether or not the run stops when the rule says
+   * so: a run of a fixed length can still be asked whether the rule would have called it converged.
+   */
+  public final class Watch {
+    private double best = Double.NaN;
+    private double lastImprovement = Double.NaN;
+    private int withoutProgress;
+    private int reductions;
+    private double bestAtLastReduction = Double.NaN;
+
+    private Watch() {}
+
+    /**
+     * Takes the watched objective at the end of the next epoch and returns its relative improvement
+     * on the best epoch before, NaN for the first epoch.
+     */
+    public double epoch(double watched) {
+      lastImprovement = Double.isNaN(best) ? Double.NaN : improvement(best, watched);
+      withoutProgress = lastImprovement < tolerance ? withoutProgress + 1 : 0;
+      best = Double.isNaN(best) ? watched : Math.max(best, watched);
+      return lastImprovement;
+    }
+
+    /** Whether the last {@code patience} epochs each failed to beat the best by the tolerance. */
+    public boolean converged() {
+      return withoutProgress >= patience;
+    }
+
+    /**
+     * On a plateau, whether dividing the step may still pay: a reduction is left, and this is the
+     * first plateau or the best has gained at least the tolerance since the last reduction. When it
+     * does, counts the reduction and starts looking for the next plateau.
+     */
+    public boolean reduceStep() {
+      boolean pays =
+          reductions < stepReductions
+              && (reductions == 0 || improvement(bestAtLastReduction, best) >= tolerance);
+      if (pays) {
+        reductions++;
+        bestAtLastReduction = best;
+        withoutProgress = 0;
+      }
+      return pays;
+    }
+
+    /** The step reductions so far. */
+    public int reductions() {
+      return reductions;
+    }
+
+    /** The improvement of the last epoch, NaN before the second. */
+    public double lastImprovement() {
+      return lastImprovement;
+    }
   }
 }

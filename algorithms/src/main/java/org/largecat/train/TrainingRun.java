@@ -101,39 +101,27 @@ public record TrainingRun(
   public static TrainingRun until(
       Trainer trainer, StoppingRule rule, DoubleSupplier heldOut, EpochProgress progress) {
     Steps steps = new Steps(trainer);
-    double best = Double.NaN;
-    double improvement = Double.NaN;
-    int withoutProgress = 0;
-    int reductions = 0;
-    double bestAtLastPlateau = Double.NaN;
+    StoppingRule.Watch watch = rule.watch();
     for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
       }
       double watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
-      improvement = epoch == 1 ? Double.NaN : StoppingRule.improvement(best, watched);
-      withoutProgress = improvement < rule.tolerance() ? withoutProgress + 1 : 0;
-      best = epoch == 1 ? watched : Math.max(best, watched);
+      double improvement = watch.epoch(watched);
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
       progress.epoch(epoch, watched, improvement, seconds);
-      if (withoutProgress >= rule.patience()) {
-        boolean stepWasTheLimit =
-            reductions == 0
-                || StoppingRule.improvement(bestAtLastPlateau, best) >= rule.tolerance();
-        if (reductions == rule.stepReductions() || !stepWasTheLimit) {
+      if (watch.converged()) {
+        if (!watch.reduceStep()) {
           return steps.result(Stop.CONVERGED, improvement);
         }
         trainer.scaleStepSize(1 / StoppingRule.STEP_DIVISOR);
-        reductions++;
-        bestAtLastPlateau = best;
-        withoutProgress = 0;
-        progress.stepReduced(epoch, reductions);
+        progress.stepReduced(epoch, watch.reductions());
       }
       if (seconds >= rule.maxSeconds() && epoch < rule.maxEpochs()) {
         return steps.result(Stop.MAX_SECONDS, improvement);
       }
     }
-    return steps.result(Stop.MAX_EPOCHS, improvement);
+    return steps.result(Stop.MAX_EPOCHS, watch.lastImprovement());
   }
 
   /** The iterations of one run: each objective checked, and its mean over the current epoch. */

@@ -1,6 +1,7 @@
 package org.largecat.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -129,6 +130,20 @@ class TrainingRunTest {
             (e, watched, improvement, seconds) -> assertEquals(heldOut[e - 1], watched));
     assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause());
     assertEquals(20, run.iterations(), "three epochs without held-out progress after the second");
+  }
+
+  @Test
+  void aWatchJudgesEpochsAsTheRuleDoesWithoutStoppingThem() {
+    StoppingRule.Watch watch = new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY).watch();
+    assertTrue(Double.isNaN(watch.epoch(-10)));
+    assertEquals(0.5, watch.epoch(-5), 1e-12);
+    for (double bound : new double[] {-4.9999, -4.9998, -4.9997}) {
+      watch.epoch(bound);
+    }
+    assertTrue(watch.converged(), "three epochs below the tolerance");
+    watch.epoch(-4);
+    assertFalse(watch.converged(), "progress again, past the point where the rule would stop");
+    assertEquals(0.2, watch.lastImprovement(), 1e-4);
   }
 
   @Test

@@ -20,7 +20,6 @@ import org.largecat.train.Method;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**
@@ -33,7 +32,8 @@ import org.largecat.train.sampled.SampledTrainer;
  * runs generated linear softmax data, whose generating model's test log-likelihood is the reference
  * no fitted model should beat by more than chance. Probit and logistic log-likelihoods are exact
  * quadratures costing O(K) per node, so on large sets they are measured on the first {@value
- * #QUADRATURE_EXAMPLES} test examples.
+ * #QUADRATURE_EXAMPLES} test examples. Every method trains under the experiments' stopping rule
+ * ({@link RunEnd#underRule}) for at most the iterations above.
  */
 public final class ArReal {
   static final int QUADRATURE_EXAMPLES = 2000;
@@ -58,6 +58,9 @@ public final class ArReal {
           "dataset",
           "method",
           "iterations",
+          "epochs",
+          "stopped_because",
+          "converged",
           "seconds_per_epoch",
           "test_loglik",
           "test_accuracy",
@@ -69,7 +72,8 @@ public final class ArReal {
   /**
    * One dataset of the comparison.
    *
-   * @param exactIterations the iterations of exact softmax, whose step costs O(K)
+   * @param iterations the most iterations of a sampled method
+   * @param exactIterations the most iterations of exact softmax, whose step costs O(K)
    * @param quadratureExamples the test examples on which probit and logistic are scored
    * @param paper the paper's (seconds per epoch, log-likelihood, accuracy) per method, or null
    */
@@ -126,8 +130,8 @@ public final class ArReal {
   }
 
   /**
-   * {@code ar-linear}: linear softmax data with known truth, K = 200, D = 20, |S| = 20, 20 epochs
-   * (quick: 20,000 training examples, full: 200,000); the generating model is scored as the
+   * {@code ar-linear}: linear softmax data with known truth, K = 200, D = 20, |S| = 20, at most 20
+   * epochs (quick: 20,000 training examples, full: 200,000); the generating model is scored as the
    * reference row "truth".
    */
   static ExperimentResult linear(ExperimentSettings settings) throws IOException {
@@ -146,6 +150,9 @@ public final class ArReal {
         "linear-softmax",
         "truth",
         0,
+        null,
+        null,
+        null,
         Double.NaN,
         r.meanLogLikelihood(),
         r.accuracy(),
@@ -190,13 +197,13 @@ public final class ArReal {
               .withBatch(500, set.sampled())
               .withThreads(settings.threads())
               .withSampling(settings.sampling());
-      int steps = method == Method.EXACT_SOFTMAX_SGD ? set.exactIterations() : set.iterations();
+      int budget = method == Method.EXACT_SOFTMAX_SGD ? set.exactIterations() : set.iterations();
       LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
       SampledTrainer.initialise(model, options);
-      TrainingRun run;
+      RunEnd.Ruled ruled;
       Progress progress = new Progress(settings.err(), set.name() + " " + method.label());
       try (Trainer trainer = Trainers.create(train, model, options, kernels)) {
-        run = TrainingRun.run(trainer, steps, Progress.REPORT_SECONDS, progress);
+        ruled = RunEnd.underRule(trainer, budget, progress);
       }
       if (method.link() == Link.SOFTMAX) {
         bounds.put(
@@ -213,8 +220,11 @@ public final class ArReal {
       table.add(
           set.name(),
           method.label(),
-          steps,
-          run.secondsPerEpoch(),
+          ruled.run().iterations(),
+          ruled.end().epochs(),
+          ruled.end().stoppedBecause(),
+          ruled.end().converged(),
+          ruled.run().secondsPerEpoch(),
           r.meanLogLikelihood(),
           r.accuracy(),
           r.examples(),

@@ -32,9 +32,10 @@ import org.largecat.kernel.Kernels;
  * stopping rule, a mean-ELBO drop of at most 0.1, would stop after an iteration or two), BMA
  * weights from S = 10 posterior draws. Each row gives the means over the seeds of the weight on CBC
  * and of the mean KL from the true probabilities to the CBC, CBM and BMA predictions (plug-in
- * posterior mean, as App. G.2.1), how many seeds put the weight on CBC, and on how many the
- * favoured model is the one closer to the truth. The paper ran logit with one dataset per cell; its
- * figures stand beside the logit rows (a cell the text extraction lost shows '-').
+ * posterior mean, as App. G.2.1), how many seeds' fits converged before the most iterations, how
+ * many seeds put the weight on CBC, and on how many the favoured model is the one closer to the
+ * truth. The paper ran logit with one dataset per cell; its figures stand beside the logit rows (a
+ * cell the text extraction lost shows '-').
  */
 public final class CbBma {
   /** Figure 1's axes: N on a log scale. */
@@ -143,6 +144,7 @@ public final class CbBma {
                 "n",
                 "seeds",
                 "iterations",
+                "seeds_converged",
                 "w_cbc",
                 "seeds_on_cbc",
                 "closer_mean_kl",
@@ -170,6 +172,7 @@ public final class CbBma {
         double iterations = 0;
         double[] sums = new double[4];
         double klBmaMax = 0;
+        int converged = 0;
         int onCbc = 0;
         int favouriteCloser = 0;
         for (int seed = 0; seed < seeds; seed++) {
@@ -207,6 +210,7 @@ public final class CbBma {
           double klBma = CbMetrics.meanKl(truth, CbPredictor.bmaLogProbabilities(p, evidence), k);
           double w = evidence.weightCbc();
           iterations += fit.iterations();
+          converged += fit.converged() ? 1 : 0;
           sums[0] += w;
           sums[1] += klCbc;
           sums[2] += klCbm;
@@ -226,6 +230,7 @@ public final class CbBma {
             cell.rows(),
             seeds,
             iterations / seeds,
+            converged,
             o.weightCbc(),
             onCbc,
             o.klCbc() < o.klCbm() ? "CBC" : "CBM",

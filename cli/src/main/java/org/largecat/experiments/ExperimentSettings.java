@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 import org.largecat.train.Sampling;
+import org.largecat.train.StoppingRule;
 
 /**
  * What every {@code largecat reproduce} experiment takes from the command line.
@@ -29,5 +30,18 @@ public record ExperimentSettings(
   /** The overriding iteration count, else {@code full}, or {@code quick} in the short version. */
   public int iterations(int full, int quickCount) {
     return iterations.orElse(this.quick ? quickCount : full);
+  }
+
+  /**
+   * The stopping rule of every experiment's training runs: {@code largecat train}'s default
+   * tolerance and patience, at most {@code maxEpochs} (the experiment's budget, so a run is never
+   * longer than the paper's), no time limit.
+   */
+  static StoppingRule stoppingRule(int maxEpochs) {
+    return new StoppingRule(
+        StoppingRule.DEFAULT.tolerance(),
+        StoppingRule.DEFAULT.patience(),
+        maxEpochs,
+        Double.POSITIVE_INFINITY);
   }
 }

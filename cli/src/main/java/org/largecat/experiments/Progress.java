@@ -12,12 +12,12 @@ import org.largecat.train.TrainingRun;
 /**
  * Progress of one long step of an experiment. On a terminal it is a progress bar
  * (me.tongfei:progressbar) with the latest figure beside it; elsewhere (a log, a test) a plain line
- * every {@value #PRINT_SECONDS} s and at the end, so logs stay readable. As a {@link
- * TrainingRun.Progress} it also keeps the (seconds, epoch-mean bound) point of every report, for
- * plotting.
+ * every {@value #PRINT_SECONDS} s and at the end, so logs stay readable. For a training run it also
+ * keeps the (seconds, epoch-mean bound) point of every epoch, or of every report of a run shorter
+ * than an epoch, for plotting.
  */
 public final class Progress implements TrainingRun.Progress {
-  /** How often {@link TrainingRun} reports, so the trace has enough points. */
+  /** How often {@link TrainingRun} reports within a run shorter than an epoch. */
   static final double REPORT_SECONDS = 0.1;
 
   private static final double PRINT_SECONDS = 30;
@@ -40,6 +40,12 @@ public final class Progress implements TrainingRun.Progress {
   public void report(int iteration, int iterations, double epochBound, double seconds) {
     trace.add(new double[] {seconds, epochBound});
     step(iteration, iterations, String.format("bound %.4g", epochBound));
+  }
+
+  /** Epoch {@code epoch} of at most {@code epochs} ended {@code seconds} into the run. */
+  void epoch(int epoch, int epochs, double epochBound, double seconds) {
+    trace.add(new double[] {seconds, epochBound});
+    step(epoch, epochs, String.format("bound %.4g", epochBound));
   }
 
   /** {@code done} of {@code total} units of work are done; {@code figure} says how it is going. */

@@ -3,12 +3,10 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.largecat.cli.WrittenTable.number;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -21,34 +19,13 @@ import org.largecat.prepare.RDataset;
 class ReproduceCbTest {
   @TempDir Path dir;
 
-  /** The rows of a written table, each a map from column name to cell. */
-  private static List<Map<String, String>> table(Path csv) throws IOException {
-    List<String> lines = Files.readAllLines(csv);
-    String[] header = lines.get(0).split(",", -1);
-    List<Map<String, String>> rows = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] cells = line.split(",", -1);
-      assertEquals(header.length, cells.length, line);
-      Map<String, String> row = new HashMap<>();
-      for (int c = 0; c < header.length; c++) {
-        row.put(header[c], cells[c]);
-      }
-      rows.add(row);
-    }
-    return rows;
-  }
-
-  private static double number(Map<String, String> row, String column) {
-    return Double.parseDouble(row.get(column));
-  }
-
   @Test
   void bmaFollowsTheCloserLikelihoodAndStaysNearTheTruth() throws Exception {
     Path out = dir.resolve("bma");
     CommandRun r =
         CommandRun.of("reproduce", "cb-bma", "--quick", "--threads", "2", "--out", out.toString());
     assertEquals(0, r.status(), r.err());
-    List<Map<String, String>> rows = table(out.resolve("cb-bma.csv"));
+    List<Map<String, String>> rows = WrittenTable.rows(out.resolve("cb-bma.csv"));
     assertEquals(10, rows.size(), "Figure 1's cells: two sigma_high, five N");
     int favouriteCloser = 0;
     for (Map<String, String> row : rows) {
@@ -63,6 +40,8 @@ class ReproduceCbTest {
         assertTrue(w < 0.5, "weakly predictable data put the weight on CBM: " + row);
       }
       favouriteCloser += Integer.parseInt(row.get("seeds_favourite_closer"));
+      int converged = Integer.parseInt(row.get("seeds_converged"));
+      assertTrue(converged >= 0 && converged <= 1, "one seed in the quick form: " + row);
     }
     assertTrue(
         favouriteCloser >= 8,
@@ -79,7 +58,7 @@ class ReproduceCbTest {
     CommandRun r =
         CommandRun.of("reproduce", "cb-time", "--quick", "--threads", "2", "--out", out.toString());
     assertEquals(0, r.status(), r.err());
-    List<Map<String, String>> rows = table(out.resolve("cb-time.csv"));
+    List<Map<String, String>> rows = WrittenTable.rows(out.resolve("cb-time.csv"));
     assertEquals(3, rows.size(), "probit, logit and softmax");
     assertEquals(
         3,
@@ -91,6 +70,10 @@ class ReproduceCbTest {
       assertTrue(number(row, "test_accuracy") > 1.5 / k, row.toString());
       assertTrue(number(row, "best_test_loglik") >= number(row, "test_loglik"), row.toString());
       assertTrue(number(row, "seconds") > 0 && number(row, "iterations") >= 1, row.toString());
+      WrittenTable.assertRunEnd(row);
+      if (row.get("method").startsWith("softmax")) {
+        assertEquals("max_seconds", row.get("stopped_because"), "it keeps to its budget: " + row);
+      }
     }
     assertTrue(Files.size(out.resolve("cb-time-simulated-small.png")) > 0);
   }
@@ -134,7 +117,7 @@ class ReproduceCbTest {
         CommandRun.of(
             "reproduce", "cb-glass", "--quick", "--data", data.toString(), "--out", out.toString());
     assertEquals(0, r.status(), r.err());
-    List<Map<String, String>> rows = table(out.resolve("cb-glass.csv"));
+    List<Map<String, String>> rows = WrittenTable.rows(out.resolve("cb-glass.csv"));
     assertEquals(
         List.of("CBC-logit", "CBM-logit", "CBC-probit", "CBM-probit", "softmax"),
         rows.stream().map(m -> m.get("model")).toList());
@@ -149,6 +132,8 @@ class ReproduceCbTest {
     }
     for (Map<String, String> row : rows) {
       assertEquals(3, Integer.parseInt(row.get("splits")));
+      int converged = Integer.parseInt(row.get("splits_converged"));
+      assertTrue(converged >= 0 && converged <= 3, row.toString());
       // six classes: guessing gives 1/6 likelihood; the paper's fits give 0.35-0.41
       assertTrue(
           number(row, "mean_likelihood") > 0.25 && number(row, "mean_likelihood") < 0.55,

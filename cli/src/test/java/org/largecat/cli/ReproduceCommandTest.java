@@ -83,17 +83,25 @@ class ReproduceCommandTest {
     assertTrue(Files.size(out.resolve("ar-linear-linear-softmax.svg")) > 10_000);
     List<String> csv = Files.readAllLines(out.resolve("ar-linear.csv"));
     assertEquals(
-        "dataset,method,iterations,seconds_per_epoch,test_loglik,test_accuracy,test_examples,"
-            + "paper_seconds_per_epoch,paper_test_loglik,paper_test_accuracy",
+        "dataset,method,iterations,epochs,stopped_because,converged,seconds_per_epoch,test_loglik,"
+            + "test_accuracy,test_examples,paper_seconds_per_epoch,paper_test_loglik,"
+            + "paper_test_accuracy",
         csv.get(0));
-    Map<String, Double> loglik = new HashMap<>();
-    for (String line : csv.subList(1, csv.size())) {
-      String[] cells = line.split(",", -1);
-      loglik.put(cells[1], Double.parseDouble(cells[4]));
-    }
+    List<Map<String, String>> rows = WrittenTable.rows(out.resolve("ar-linear.csv"));
     assertEquals(
         List.of("truth", "exact-softmax-sgd", "ove", "ar-softmax", "ar-probit", "ar-logistic"),
-        csv.subList(1, csv.size()).stream().map(l -> l.split(",")[1]).toList());
+        rows.stream().map(row -> row.get("method")).toList());
+    Map<String, Double> loglik = new HashMap<>();
+    for (Map<String, String> row : rows) {
+      loglik.put(row.get("method"), WrittenTable.number(row, "test_loglik"));
+      if (!row.get("method").equals("truth")) {
+        // under the stopping rule, at most the 400 iterations given: 10 epochs of 40
+        WrittenTable.assertRunEnd(row);
+        int epochs = Integer.parseInt(row.get("epochs"));
+        assertTrue(epochs >= 1 && epochs <= 10, row.toString());
+        assertEquals(40 * epochs, Integer.parseInt(row.get("iterations")), row.toString());
+      }
+    }
     double uniform = -Math.log(200);
     for (Map.Entry<String, Double> e : loglik.entrySet()) {
       assertTrue(e.getValue() > uniform + 1, e + " does not beat uniform " + uniform);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.largecat.json.SnakeCaseJson;
@@ -56,28 +58,34 @@ class ReproduceDoubleSumTest {
         1.0, Double.parseDouble(row[1 + METHODS.indexOf("isgd")]), 0, "isgd relative to itself");
     assertEquals("4", row[1 + METHODS.size()]);
 
-    List<String> runs = Files.readAllLines(out.resolve("double-sum-runs.csv"));
-    assertEquals(1 + METHODS.size(), runs.size(), runs.toString());
+    List<Map<String, String>> runs = WrittenTable.rows(out.resolve("double-sum-runs.csv"));
+    assertEquals(METHODS, runs.stream().map(r -> r.get("method")).toList());
     double logK = Math.log(50);
-    for (int m = 0; m < METHODS.size(); m++) {
-      String[] r = runs.get(1 + m).split(",");
-      assertEquals(METHODS.get(m), r[1]);
-      assertEquals("default", r[3]);
-      double logLoss = Double.parseDouble(r[5]);
+    for (Map<String, String> r : runs) {
+      assertEquals("default", r.get("rate_from"));
+      // Figure 1's protocol: every method runs the same epochs, judged but not stopped by the rule
+      WrittenTable.assertRunEnd(r);
+      assertEquals("fixed_epochs", r.get("stopped_because"), r.toString());
+      assertEquals("4", r.get("epochs"));
+      double logLoss = WrittenTable.number(r, "log_loss");
       // Finite and positive; at its Table 2 rate of 10^3 NCE is still far above log K after 4
       // epochs.
-      assertTrue(logLoss > 0 && Double.isFinite(logLoss), METHODS.get(m) + " log-loss " + logLoss);
-      if (METHODS.get(m).equals("isgd")) {
+      assertTrue(logLoss > 0 && Double.isFinite(logLoss), r.get("method") + " log-loss " + logLoss);
+      if (r.get("method").equals("isgd")) {
         assertTrue(
             logLoss < logK,
             "Implicit SGD did not improve on the all-zero model's log K: " + logLoss);
       }
     }
 
-    List<String> formulations = Files.readAllLines(out.resolve("double-sum-formulations.csv"));
-    assertEquals(
-        1 + 7 + 1, formulations.size(), "7 learning rates and their mean: " + formulations);
-    assertTrue(formulations.get(8).startsWith("synthetic-k50,mean,"), formulations.get(8));
+    List<Map<String, String>> formulations =
+        WrittenTable.rows(out.resolve("double-sum-formulations.csv"));
+    assertEquals(7 + 1, formulations.size(), "7 learning rates and their mean: " + formulations);
+    for (Map<String, String> rate : formulations.subList(0, 7)) {
+      assertTrue(Set.of("true", "false").contains(rate.get("converged_eq6")), rate.toString());
+      assertTrue(Set.of("true", "false").contains(rate.get("converged_eq8")), rate.toString());
+    }
+    assertEquals("mean", formulations.get(7).get("learning_rate"));
     for (String figure :
         new String[] {"double-sum-figure1-synthetic-k50", "double-sum-figure2-synthetic-k50"}) {
       assertTrue(Files.size(out.resolve(figure + ".png")) > 1000, figure);

@@ -1,6 +1,7 @@
 package org.largecat.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
@@ -182,6 +183,7 @@ class SynthCommandTest {
           method + ": " + row);
       if (!method.equals("floor")) {
         assertEquals(3, row.get("iterations").getAsInt(), method + ": " + row);
+        assertFalse(row.get("converged").getAsBoolean(), "3 iterations do not settle: " + row);
         double ratio = row.get("sigma_trace_ratio").getAsDouble();
         assertTrue(ratio > 0 && ratio < 2, method + ": " + row);
       }
