@@ -81,9 +81,14 @@ public final class SyntheticData {
       b[k] = (float) (weightScale * random.nextGaussian());
     }
     boolean dense = density == 1;
-    long stored = dense ? (long) rows * columns : (long) Math.ceil(1.2 * density * rows * columns);
     float[] values =
-        new float[MemoryBudget.arrayLength("the features' values", Float.BYTES, stored, 1)];
+        new float
+            [dense
+                ? MemoryBudget.arrayLength("the features, N × D", Float.BYTES, rows, columns)
+                : MemoryBudget.arrayLength(
+                    "the features' stored values, about 1.2 × density × N × D",
+                    Float.BYTES,
+                    (long) Math.ceil(1.2 * density * rows * columns))];
     int[] indices = dense ? null : new int[values.length];
     int[] indptr = new int[rows + 1];
     int[] labels = new int[rows];
