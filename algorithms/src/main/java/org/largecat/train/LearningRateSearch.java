@@ -2,6 +2,7 @@ package org.largecat.train;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.largecat.data.Dataset;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
@@ -9,9 +10,12 @@ import org.largecat.model.LinearModel;
 
 /**
  * The learning-rate tuning of unbiased-scalable-softmax §4.1: every initial learning rate of the
- * grid 10^{0, ±1, ±2, ±3} trains for a number of epochs (50 in the paper) on a seeded fraction
- * (10%) of the training set, and the one with the lowest training log-loss on that fraction wins. A
- * run that overflows ({@link TrainingDivergedException}) scores +∞.
+ * grid 10^{0, ±1, ±2, ±3} trains (50 epochs in the paper, or under a {@link StoppingRule}) on a
+ * seeded fraction (10%) of the training set, and the one with the lowest log-loss wins: on that
+ * fraction (the paper's {@link Score#TRAINING}) or on as many other rows of the set ({@link
+ * Score#HELD_OUT}). A small fraction can be separable where the whole set is not; its training
+ * log-loss then rewards the largest rate, which is worse on the whole set. A run that overflows
+ * ({@link TrainingDivergedException}) scores +∞.
  */
 public final class LearningRateSearch {
   /** The grid of §4.1. */
@@ -27,53 +31,76 @@ public final class LearningRateSearch {
     Run create(Dataset subset, double learningRate);
   }
 
-  /**
-   * The outcome: the grid, each rate's training log-loss on the subset (+∞ when it overflowed), the
-   * best rate, and the size of the subset.
-   */
-  public record Result(double[] learningRates, double[] logLoss, double best, int rows) {}
+  /** Where a rate's log-loss is measured. */
+  public enum Score {
+    /** On the fraction it trained on (the paper). */
+    TRAINING,
+    /** On rows of the set outside the fraction, as many as it has or as there are. */
+    HELD_OUT
+  }
 
-  /** Runs the search over {@link #GRID}. */
+  /**
+   * The outcome: the grid, each rate's log-loss (+∞ when it overflowed), the best rate, the size of
+   * the subset trained on and of the rows scored.
+   */
+  public record Result(
+      double[] learningRates, double[] logLoss, double best, int rows, int scoredRows) {}
+
+  /**
+   * Runs the search over {@link #GRID}, each rate's trainer run by {@code training} (a fixed number
+   * of epochs, or {@link TrainingRun#until}).
+   */
   public static Result search(
       Dataset data,
       double fraction,
-      int epochs,
+      Consumer<Trainer> training,
+      Score score,
       long seed,
       Kernels kernels,
       int threads,
       RunFactory factory) {
-    if (!(fraction > 0 && fraction <= 1) || epochs < 1) {
-      throw new IllegalArgumentException(
-          "fraction " + fraction + " must be in (0, 1] and epochs " + epochs + " >= 1");
+    if (!(fraction > 0 && fraction <= 1)) {
+      throw new IllegalArgumentException("fraction " + fraction + " must be in (0, 1]");
     }
-    Dataset subset = data.subset(sample(data.rows(), fraction, seed));
+    int[] order = shuffled(data.rows(), seed);
+    int size = (int) Math.ceil(fraction * data.rows());
+    Dataset subset = data.subset(sorted(order, 0, size));
+    Dataset scored =
+        score == Score.TRAINING
+            ? subset
+            : data.subset(sorted(order, size, Math.min(data.rows(), 2 * size)));
+    if (scored.rows() == 0) {
+      throw new IllegalArgumentException(
+          "fraction "
+              + fraction
+              + " of "
+              + data.rows()
+              + " rows leaves none to score on; give a smaller fraction");
+    }
     double[] logLoss = new double[GRID.length];
     double best = Double.NaN;
     double bestLoss = Double.POSITIVE_INFINITY;
     for (int g = 0; g < GRID.length; g++) {
       Run run = factory.create(subset, GRID[g]);
       try (Trainer trainer = run.trainer()) {
-        for (long t = (long) epochs * trainer.iterationsPerEpoch(); t > 0; t--) {
-          trainer.step();
-        }
+        training.accept(trainer);
       } catch (TrainingDivergedException overflow) {
         logLoss[g] = Double.POSITIVE_INFINITY;
         continue;
       }
       double loss =
-          -Evaluation.evaluate(run.model(), subset, kernels, 1, threads).meanLogLikelihood();
+          -Evaluation.evaluate(run.model(), scored, kernels, 1, threads).meanLogLikelihood();
       logLoss[g] = Double.isNaN(loss) ? Double.POSITIVE_INFINITY : loss;
       if (logLoss[g] < bestLoss) {
         bestLoss = logLoss[g];
         best = GRID[g];
       }
     }
-    return new Result(GRID.clone(), logLoss, best, subset.rows());
+    return new Result(GRID.clone(), logLoss, best, subset.rows(), scored.rows());
   }
 
-  /** A seeded sample of ⌈fraction·N⌉ distinct rows, in increasing order. */
-  static int[] sample(int rows, double fraction, long seed) {
-    int size = (int) Math.ceil(fraction * rows);
+  /** A seeded permutation of the rows: its first ⌈fraction·N⌉ are the sample trained on. */
+  static int[] shuffled(int rows, long seed) {
     int[] order = new int[rows];
     SplittableRandom random = new SplittableRandom(seed ^ 0x3C6EF372FE94F82BL);
     for (int i = 0; i < rows; i++) {
@@ -81,7 +108,12 @@ public final class LearningRateSearch {
       order[i] = order[j];
       order[j] = i;
     }
-    int[] picked = Arrays.copyOf(order, size);
+    return order;
+  }
+
+  /** Entries [from, to) of {@code order}, in increasing order. */
+  private static int[] sorted(int[] order, int from, int to) {
+    int[] picked = Arrays.copyOfRange(order, from, to);
     Arrays.sort(picked);
     return picked;
   }

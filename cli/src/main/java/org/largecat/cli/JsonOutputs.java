@@ -40,7 +40,13 @@ final class JsonOutputs {
    * {@code tune}: the best rate (null when every rate overflowed) and each rate's training
    * log-loss.
    */
-  record Tune(String method, int rows, double bestLearningRate, List<RateResult> results) {}
+  record Tune(
+      String method,
+      int rows,
+      String score,
+      int scoredRows,
+      double bestLearningRate,
+      List<RateResult> results) {}
 
   /** One learning rate of {@code tune}; the log-loss null when it overflowed. */
   record RateResult(double learningRate, double logLoss) {}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.json.Json;
@@ -12,21 +13,28 @@ import org.largecat.model.LinearModel;
 import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
 import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainers;
+import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code largecat tune}: the learning-rate search of unbiased-scalable-softmax §4.1 ({@link
- * LearningRateSearch}) of the plain SGD schedule (×0.9 per epoch), for any method.
+ * LearningRateSearch}) of plain SGD, for any method: by default each rate trains on the fraction as
+ * {@code train} would (constant, under the stopping rule) and is scored on as many other rows;
+ * {@code --paper} keeps §4.1's protocol (×0.9 per epoch, exactly --epochs, training log-loss).
  */
 @Command(
     name = "tune",
     description = {
-      "The learning-rate search of unbiased-scalable-softmax 4.1: plain SGD at"
-          + " 10^-3..10^3 on a fraction of the data, the best training log-loss kept."
+      "The learning-rate search of unbiased-scalable-softmax 4.1: plain SGD at 10^-3..10^3 on a"
+          + " fraction of the data, each rate as train runs it (under the stopping rule) and scored"
+          + " on as many rows outside the fraction; --paper: 4.1's protocol (x0.9 per epoch, exactly"
+          + " --epochs, the training log-loss on the fraction)."
     })
 final class TuneCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
@@ -48,8 +56,18 @@ final class TuneCommand implements Callable<Integer> {
       paramLabel = "E",
       converter = OptionTypes.Count.class,
       defaultValue = "50",
-      description = "Epochs per learning rate (default: ${DEFAULT-VALUE}).")
+      description =
+          "Epochs per learning rate: at most E under the stopping rule, exactly E with --paper"
+              + " (default: ${DEFAULT-VALUE}).")
   int epochs;
+
+  @Option(
+      names = "--paper",
+      description =
+          "The protocol of unbiased-scalable-softmax 4.1: x0.9 per epoch for exactly --epochs, the"
+              + " log-loss on the fraction trained on. A small fraction can be separable where the"
+              + " whole set is not, and then favours too large a rate.")
+  boolean paper;
 
   @Option(names = "--json", description = "Print the results as JSON.")
   boolean json;
@@ -68,38 +86,91 @@ final class TuneCommand implements Callable<Integer> {
     TrainingOptions common = shared.apply(TrainingOptions.defaults(method), full, err);
     int threads = common.threads();
     err.printf(
-        "tune: %s, %d epochs per learning rate on %.0f%% of %d examples%n",
-        method.label(), epochs, 100 * fraction, full.rows());
+        "tune: %s, %s %d epochs per learning rate on %.0f%% of %d examples%n",
+        method.label(), paper ? "exactly" : "at most", epochs, 100 * fraction, full.rows());
+    StoppingRule rule =
+        new StoppingRule(
+            StoppingRule.DEFAULT.tolerance(),
+            StoppingRule.DEFAULT.patience(),
+            epochs,
+            Double.POSITIVE_INFINITY,
+            StoppingRule.DEFAULT.stepReductions());
+    LearningRateSearch.Score score =
+        paper ? LearningRateSearch.Score.TRAINING : LearningRateSearch.Score.HELD_OUT;
     LearningRateSearch.Result result =
         LearningRateSearch.search(
             full,
             fraction,
-            epochs,
+            trainer -> {
+              if (paper) {
+                TrainingRun.run(
+                    trainer,
+                    epochs * trainer.iterationsPerEpoch(),
+                    Double.POSITIVE_INFINITY,
+                    (t, total, bound, seconds) -> {});
+              } else {
+                TrainingRun.until(trainer, rule, (epoch, watched, improvement, seconds) -> {});
+              }
+            },
+            score,
             common.seed(),
             kernels,
             threads,
             (subset, rate) -> {
-              TrainingOptions options = common.withStepSize(new StepSizeSchedule.Sgd(rate, 0.9));
+              TrainingOptions options =
+                  common.withStepSize(new StepSizeSchedule.Sgd(rate, paper ? 0.9 : 1));
               LinearModel model = Trainers.initialModel(subset, options);
               return new LearningRateSearch.Run(
                   model, shared.trainer(subset, model, options, kernels));
             });
+    String scored = paper ? "training" : "held-out";
     List<JsonOutputs.RateResult> table = new ArrayList<>();
+    int best = -1;
+    int second = -1;
     for (int g = 0; g < result.learningRates().length; g++) {
       double loss = result.logLoss()[g];
       err.printf(
-          "tune: learning rate %g: training log-loss %s%n",
+          "tune: learning rate %g: %s log-loss %s%n",
           result.learningRates()[g],
+          scored,
           Double.isFinite(loss) ? String.format("%.6g", loss) : "overflow");
       table.add(new JsonOutputs.RateResult(result.learningRates()[g], loss));
+      if (result.learningRates()[g] == result.best()) {
+        best = g;
+      } else if (Double.isFinite(loss) && (second < 0 || loss < result.logLoss()[second])) {
+        second = g;
+      }
+    }
+    if (best < 0) {
+      throw new TrainingDivergedException(
+          "every learning rate of the grid overflowed on " + result.rows() + " examples");
     }
     if (json) {
       out.println(
-          Json.line(new JsonOutputs.Tune(method.label(), result.rows(), result.best(), table)));
+          Json.line(
+              new JsonOutputs.Tune(
+                  method.label(),
+                  result.rows(),
+                  scored,
+                  result.scoredRows(),
+                  result.best(),
+                  table)));
     } else {
       out.printf(
-          "%s: best learning rate %g on %d examples%n",
-          method.label(), result.best(), result.rows());
+          Locale.ROOT,
+          "%s: best learning rate %g: the lowest %s log-loss of the grid on %d examples%s%n",
+          method.label(),
+          result.best(),
+          scored,
+          result.scoredRows(),
+          second < 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  " (%.6g; next %g at %.6g)",
+                  result.logLoss()[best],
+                  result.learningRates()[second],
+                  result.logLoss()[second]));
     }
     return 0;
   }

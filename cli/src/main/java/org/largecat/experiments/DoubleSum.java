@@ -337,7 +337,13 @@ public final class DoubleSum {
         LearningRateSearch.search(
             problem.train(),
             0.1,
-            problem.epochs(),
+            trainer ->
+                TrainingRun.run(
+                    trainer,
+                    problem.epochs() * trainer.iterationsPerEpoch(),
+                    Double.POSITIVE_INFINITY,
+                    (t, total, bound, seconds) -> {}),
+            LearningRateSearch.Score.TRAINING,
             1,
             kernels,
             settings.threads(),
