@@ -36,8 +36,17 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
   /** The most rows in a block. */
   static final int BLOCK_ROWS = 256;
 
-  /** The most doubles in one block's scores or converted features, so that wide K shrinks it. */
-  private static final int BLOCK_CELLS = 1 << 20;
+  /**
+   * The most doubles in a block's converted dense features, so that the block stays in a core's
+   * cache between the two products that read it; at least {@link #MIN_DENSE_ROWS} rows, though.
+   */
+  private static final int FEATURE_CELLS = 1 << 16;
+
+  /** The fewest rows of a dense block, so that a wide θ is not streamed for a handful of rows. */
+  private static final int MIN_DENSE_ROWS = 32;
+
+  /** The most doubles in a block's scores, so that a large K shrinks the block. */
+  private static final int SCORE_CELLS = 1 << 21;
 
   /** The most partial gradients: the most threads a pass keeps busy. */
   static final int MOST_PARTIAL_SUMS = 16;
@@ -125,8 +134,11 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
   }
 
   private static int blockRows(int columns, int classes, boolean sparse) {
-    int width = sparse ? classes : Math.max(classes, columns + 1);
-    return Math.max(1, Math.min(BLOCK_ROWS, BLOCK_CELLS / width));
+    int rows =
+        sparse
+            ? BLOCK_ROWS
+            : Math.min(BLOCK_ROWS, Math.max(MIN_DENSE_ROWS, FEATURE_CELLS / (columns + 1)));
+    return Math.max(1, Math.min(rows, SCORE_CELLS / classes));
   }
 
   /**
