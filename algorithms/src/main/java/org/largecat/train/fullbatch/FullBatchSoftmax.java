@@ -65,7 +65,6 @@ public final class FullBatchSoftmax {
               objective,
               theta,
               options.lbfgs(),
-              kernels.vectorOps(),
               (iteration, evaluations, value, gradientNorm, relativeChange, seconds) ->
                   progress.iteration(
                       iteration, evaluations, -value, gradientNorm, relativeChange, seconds));

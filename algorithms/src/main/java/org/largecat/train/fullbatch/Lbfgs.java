@@ -1,7 +1,6 @@
 package org.largecat.train.fullbatch;
 
 import java.util.Objects;
-import org.largecat.kernel.VectorOps;
 import org.largecat.train.TrainingDivergedException;
 
 /**
@@ -10,7 +9,9 @@ import org.largecat.train.TrainingDivergedException;
  * last m pairs s = x_{k+1} − x_k, y = ∇f_{k+1} − ∇f_k (their Algorithm 7.4), with H₀ = γI, γ = sᵀy
  * / yᵀy of the newest pair (their Eq. 7.20), and a {@link StrongWolfeLineSearch}, which keeps sᵀy
  * &gt; 0 so that H stays positive definite. It holds x, ∇f, the direction, a trial point, two trial
- * gradients and the 2m history vectors: (2m + 6) n doubles.
+ * gradients and the 2m history vectors: (2m + 6) n doubles. Its dot products are plain loops in
+ * order, not the kernel SPI's, whose vector lane reductions may round otherwise once compiled: the
+ * iterates must not depend on when the JIT compiler gets to them.
  */
 public final class Lbfgs {
   /** The most evaluations one line search makes (as scipy's L-BFGS-B). */
@@ -33,7 +34,6 @@ public final class Lbfgs {
 
   private final DifferentiableFunction function;
   private final LbfgsSettings settings;
-  private final VectorOps ops;
   private final int n;
   private final double[] x;
   private final double[] direction;
@@ -53,11 +53,9 @@ public final class Lbfgs {
   /** Why {@link #lineSearch} found no step, when it did not. */
   private LbfgsResult.Outcome stall;
 
-  private Lbfgs(
-      DifferentiableFunction function, double[] x, LbfgsSettings settings, VectorOps ops) {
+  private Lbfgs(DifferentiableFunction function, double[] x, LbfgsSettings settings) {
     this.function = function;
     this.settings = settings;
-    this.ops = ops;
     this.n = x.length;
     this.x = x;
     this.direction = new double[n];
@@ -78,14 +76,10 @@ public final class Lbfgs {
    *     message names the iteration
    */
   public static LbfgsResult minimise(
-      DifferentiableFunction function,
-      double[] x,
-      LbfgsSettings settings,
-      VectorOps ops,
-      Listener listener) {
+      DifferentiableFunction function, double[] x, LbfgsSettings settings, Listener listener) {
     Objects.requireNonNull(function, "function");
     Objects.requireNonNull(listener, "listener");
-    return new Lbfgs(function, x, settings, ops).run(listener);
+    return new Lbfgs(function, x, settings).run(listener);
   }
 
   private LbfgsResult run(Listener listener) {
@@ -156,9 +150,7 @@ public final class Lbfgs {
         return null;
       }
       double firstStep =
-          Double.isNaN(scale)
-              ? Math.min(1, 1 / Math.sqrt(ops.dot(n, gradient, 0, gradient, 0)))
-              : 1;
+          Double.isNaN(scale) ? Math.min(1, 1 / Math.sqrt(dot(gradient, gradient))) : 1;
       StrongWolfeLineSearch.Point step =
           StrongWolfeLineSearch.search(this::trial, value, slope, firstStep, budget).step();
       if (step != null) {
@@ -185,15 +177,33 @@ public final class Lbfgs {
     int m = settings.history();
     System.arraycopy(gradient, 0, direction, 0, n);
     for (int j = 0, i = newest; j < stored; j++, i = (i + m - 1) % m) {
-      historyAlpha[i] = rho[i] * ops.dot(n, s[i], 0, direction, 0);
-      ops.axpy(n, -historyAlpha[i], y[i], 0, direction, 0);
+      historyAlpha[i] = rho[i] * dot(s[i], direction);
+      axpy(-historyAlpha[i], y[i], direction);
     }
-    ops.scale(n, Double.isNaN(scale) ? -1 : -scale, direction, 0);
+    double h0 = Double.isNaN(scale) ? 1 : scale;
+    for (int i = 0; i < n; i++) {
+      direction[i] *= -h0;
+    }
     for (int j = 0, i = (newest - stored + 1 + m) % m; j < stored; j++, i = (i + 1) % m) {
-      double beta = rho[i] * ops.dot(n, y[i], 0, direction, 0);
-      ops.axpy(n, -historyAlpha[i] - beta, s[i], 0, direction, 0);
+      double beta = rho[i] * dot(y[i], direction);
+      axpy(-historyAlpha[i] - beta, s[i], direction);
     }
-    return ops.dot(n, gradient, 0, direction, 0);
+    return dot(gradient, direction);
+  }
+
+  private static double dot(double[] a, double[] b) {
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      sum += a[i] * b[i];
+    }
+    return sum;
+  }
+
+  /** y += a x. */
+  private static void axpy(double a, double[] x, double[] y) {
+    for (int i = 0; i < x.length; i++) {
+      y[i] += a * x[i];
+    }
   }
 
   /** Drops the pairs; γ stays, so that the next direction is a scaled −∇f. */
@@ -209,7 +219,7 @@ public final class Lbfgs {
     }
     double[] g = trialGradients[buffer];
     double value = evaluate(trialX, g);
-    double slope = ops.dot(n, g, 0, direction, 0);
+    double slope = dot(g, direction);
     requireFinite(value, slope);
     return new StrongWolfeLineSearch.Point(alpha, value, slope, buffer);
   }
@@ -230,8 +240,8 @@ public final class Lbfgs {
     }
     trialGradients[step.buffer()] = gradient;
     gradient = newGradient;
-    double sy = ops.dot(n, si, 0, yi, 0);
-    double yy = ops.dot(n, yi, 0, yi, 0);
+    double sy = dot(si, yi);
+    double yy = dot(yi, yi);
     // A step that met only sufficient decrease may have sᵀy ≤ 0; such a pair would break H.
     if (sy > Math.ulp(1.0) * yy) {
       newest = slot;

@@ -12,7 +12,6 @@ import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.SparseFeatures;
-import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 
@@ -27,10 +26,13 @@ import org.largecat.model.LinearModel;
  * each with a block × K scores buffer per thread (never N × K): scores by gemm (dense x, converted
  * to double a block at a time) or by one axpy per stored feature (sparse x); then per row the
  * log-sum-exp, and P − Y in place; then ∇F += X̃_Bᵀ (P − Y) by a second gemm or the matching
- * scatter. The blocks fall into a fixed number of chunks (at most {@value #MOST_PARTIAL_SUMS},
- * whatever the thread count), each summed in order into its own partial gradient, and the partial
- * sums are added in chunk order, so that F and ∇F are the same bit for bit on any number of
- * threads.
+ * scatter. The products and axpys come from the kernel SPI; the exponentials and the sums are plain
+ * Java ({@code Math.exp}, in order), because a Vector API exponential or lane reduction gives other
+ * last bits once C2 compiles it, and F would then depend on when that happens, so on the threads.
+ * The blocks fall into a fixed number of chunks (at most {@value #MOST_PARTIAL_SUMS}, whatever the
+ * thread count), each summed in order into its own partial gradient, and the partial sums are added
+ * in chunk order, so that F and ∇F are the same bit for bit on any number of threads. One
+ * evaluation runs at a time.
  */
 public final class SoftmaxObjective implements DifferentiableFunction, AutoCloseable {
   /** The most rows in a block. */
@@ -70,7 +72,7 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
   private final AtomicInteger nextChunk = new AtomicInteger();
 
   /** One worker's buffers. */
-  private record Scratch(double[] features, double[] scores, double[] logNormaliser) {}
+  private record Scratch(double[] features, double[] scores) {}
 
   /**
    * The objective of a softmax model on {@code data} under a N(0, {@code priorVariance}) prior (0
@@ -101,19 +103,20 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
     this.parameters = parameterCount(columns, classes);
     this.precision = priorVariance == 0 ? 0 : 1 / (priorVariance * rows);
     this.kernels = kernels;
-    this.blockRows = blockRows(columns, classes, sparse != null);
+    this.blockRows = blockRows(rows, columns, classes, sparse != null);
     this.blocks = (rows + blockRows - 1) / blockRows;
     this.chunks = Math.min(MOST_PARTIAL_SUMS, blocks);
     int workers = Math.min(threads, chunks);
     this.partialGradients = new double[chunks - 1][parameters];
     this.chunkLoss = new double[chunks];
     this.scratch = new Scratch[workers];
+    int featureCells =
+        sparse != null
+            ? 0
+            : MemoryBudget.arrayLength(
+                "a block of features, rows × (D + 1)", Double.BYTES, blockRows, columns + 1L);
     for (int w = 0; w < workers; w++) {
-      scratch[w] =
-          new Scratch(
-              new double[sparse != null ? 0 : blockRows * (columns + 1)],
-              new double[blockRows * classes],
-              new double[blockRows]);
+      scratch[w] = new Scratch(new double[featureCells], new double[blockRows * classes]);
     }
     this.pool =
         workers > 1
@@ -133,12 +136,12 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
         "the parameters of exact-softmax, (D + 1) × K", Double.BYTES, columns + 1L, classes);
   }
 
-  private static int blockRows(int columns, int classes, boolean sparse) {
-    int rows =
+  private static int blockRows(int rows, int columns, int classes, boolean sparse) {
+    int blockRows =
         sparse
             ? BLOCK_ROWS
             : Math.min(BLOCK_ROWS, Math.max(MIN_DENSE_ROWS, FEATURE_CELLS / (columns + 1)));
-    return Math.max(1, Math.min(rows, SCORE_CELLS / classes));
+    return Math.max(1, Math.min(Math.min(blockRows, rows), SCORE_CELLS / classes));
   }
 
   /**
@@ -146,10 +149,10 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
    * block buffers.
    */
   static long bytesNeeded(int rows, int columns, int classes, boolean sparse, int threads) {
-    int blockRows = blockRows(columns, classes, sparse);
+    int blockRows = blockRows(rows, columns, classes, sparse);
     long chunks = Math.min(MOST_PARTIAL_SUMS, (rows + (long) blockRows - 1) / blockRows);
     long workers = Math.min(threads, chunks);
-    long perWorker = (long) blockRows * (classes + 1 + (sparse ? 0 : columns + 1L));
+    long perWorker = (long) blockRows * (classes + (sparse ? 0 : columns + 1L));
     return Double.BYTES * ((chunks - 1) * (columns + 1L) * classes + workers * perWorker);
   }
 
@@ -225,7 +228,11 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
     }
     loss /= rows;
     if (precision > 0) {
-      loss += precision / 2 * kernels.vectorOps().dot(parameters, theta, 0, theta, 0);
+      double squares = 0;
+      for (double t : theta) {
+        squares += t * t;
+      }
+      loss += precision / 2 * squares;
     }
     if (gradient != null) {
       sumPartials(theta, gradient);
@@ -307,7 +314,7 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
           .gemm(
               false, false, count, classes, width, 1, x, 0, width, theta, 0, classes, 0, scores, 0,
               classes);
-      double loss = softmaxRows(from, count, s, g != null);
+      double loss = softmaxRows(from, count, scores, g != null);
       if (g != null) {
         kernels
             .matrixOps()
@@ -318,7 +325,7 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
       return loss;
     }
     sparseScores(from, count, theta, scores);
-    double loss = softmaxRows(from, count, s, g != null);
+    double loss = softmaxRows(from, count, scores, g != null);
     if (g != null) {
       sparseGradient(from, count, scores, g);
     }
@@ -363,28 +370,34 @@ public final class SoftmaxObjective implements DifferentiableFunction, AutoClose
    * Returns Σ (log Σ_k e^{s_k} − s_y) over the block's rows of scores and, when {@code residuals},
    * turns each row into p − e_y in place.
    */
-  private double softmaxRows(int from, int count, Scratch s, boolean residuals) {
-    var ops = kernels.vectorOps();
-    double[] scores = s.scores();
-    double[] logNormaliser = s.logNormaliser();
+  private double softmaxRows(int from, int count, double[] scores, boolean residuals) {
     int[] labels = data.labels();
     double loss = 0;
     for (int i = 0; i < count; i++) {
-      logNormaliser[i] = ops.logSumExp(classes, scores, i * classes);
-      loss += logNormaliser[i] - scores[i * classes + labels[from + i]];
-    }
-    if (residuals) {
-      for (int i = 0; i < count; i++) {
-        for (int k = i * classes, end = k + classes; k < end; k++) {
-          scores[k] -= logNormaliser[i];
+      int start = i * classes;
+      int end = start + classes;
+      double max = Double.NEGATIVE_INFINITY;
+      for (int k = start; k < end; k++) {
+        max = Math.max(max, scores[k]);
+      }
+      int label = start + labels[from + i];
+      double labelScore = scores[label];
+      double sum = 0;
+      if (residuals) {
+        for (int k = start; k < end; k++) {
+          scores[k] = Math.exp(scores[k] - max);
+          sum += scores[k];
+        }
+        for (int k = start; k < end; k++) {
+          scores[k] /= sum;
+        }
+        scores[label] -= 1;
+      } else {
+        for (int k = start; k < end; k++) {
+          sum += Math.exp(scores[k] - max);
         }
       }
-      kernels
-          .specialFunctions()
-          .apply(ElementwiseFunction.EXP, count * classes, scores, 0, scores, 0);
-      for (int i = 0; i < count; i++) {
-        scores[i * classes + labels[from + i]] -= 1;
-      }
+      loss += max + Math.log(sum) - labelScore;
     }
     return loss;
   }

@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.largecat.kernel.Kernels;
-import org.largecat.kernel.VectorOps;
 import org.largecat.train.TrainingDivergedException;
 
 /** The minimiser on functions with known minima, its caps, and its ways of failing. */
 class LbfgsTest {
-  private static final VectorOps OPS = Kernels.get().vectorOps();
   private static final Lbfgs.Listener QUIET = (i, e, v, g, c, s) -> {};
 
   /** Tolerance on the gradient only. */
@@ -31,7 +28,7 @@ class LbfgsTest {
   @Test
   void findsTheMinimumOfRosenbrocksValley() {
     double[] x = {-1.2, 1};
-    LbfgsResult r = Lbfgs.minimise(LbfgsTest::rosenbrock, x, gradientOnly(1e-10), OPS, QUIET);
+    LbfgsResult r = Lbfgs.minimise(LbfgsTest::rosenbrock, x, gradientOnly(1e-10), QUIET);
     assertEquals(LbfgsResult.Outcome.GRADIENT_TOLERANCE, r.outcome(), r.toString());
     assertEquals(1, x[0], 1e-9);
     assertEquals(1, x[1], 1e-9);
@@ -53,7 +50,7 @@ class LbfgsTest {
           return f;
         };
     double[] x = TestProblems.randomParameters(n, 1, 5);
-    LbfgsResult r = Lbfgs.minimise(quadratic, x, gradientOnly(1e-8), OPS, QUIET);
+    LbfgsResult r = Lbfgs.minimise(quadratic, x, gradientOnly(1e-8), QUIET);
     assertTrue(r.outcome().converged(), r.toString());
     for (double xi : x) {
       assertEquals(0, xi, 1e-8);
@@ -67,7 +64,6 @@ class LbfgsTest {
             LbfgsTest::rosenbrock,
             new double[] {-1.2, 1},
             gradientOnly(0).withMaxIterations(5),
-            OPS,
             QUIET);
     assertEquals(LbfgsResult.Outcome.MAX_ITERATIONS, byIterations.outcome());
     assertEquals(5, byIterations.iterations());
@@ -76,7 +72,6 @@ class LbfgsTest {
             LbfgsTest::rosenbrock,
             new double[] {-1.2, 1},
             gradientOnly(0).withMaxEvaluations(9),
-            OPS,
             QUIET);
     assertEquals(LbfgsResult.Outcome.MAX_EVALUATIONS, byEvaluations.outcome());
     assertTrue(byEvaluations.evaluations() <= 9, byEvaluations.toString());
@@ -90,7 +85,6 @@ class LbfgsTest {
             LbfgsTest::rosenbrock,
             new double[] {-1.2, 1},
             gradientOnly(1e-6),
-            OPS,
             (iteration, evaluations, value, gradientNorm, change, seconds) -> {
               assertEquals(reported.incrementAndGet(), iteration);
               assertTrue(change > 0, "L-BFGS lowers f at every iteration: " + change);
@@ -106,7 +100,7 @@ class LbfgsTest {
     TrainingDivergedException e =
         assertThrows(
             TrainingDivergedException.class,
-            () -> Lbfgs.minimise(overflows, new double[] {-1.2, 1}, gradientOnly(0), OPS, QUIET));
+            () -> Lbfgs.minimise(overflows, new double[] {-1.2, 1}, gradientOnly(0), QUIET));
     assertTrue(
         e.getMessage().matches("the objective became NaN at iteration \\d+ \\(evaluation 5\\).*"),
         e.getMessage());
@@ -121,7 +115,6 @@ class LbfgsTest {
                     },
                     new double[1],
                     gradientOnly(0),
-                    OPS,
                     QUIET));
     assertTrue(
         atStart.getMessage().startsWith("the gradient became non-finite at the starting point"),
@@ -139,8 +132,7 @@ class LbfgsTest {
           g[0] = -x[0];
           return x[0] * x[0] / 2;
         };
-    LbfgsResult r =
-        Lbfgs.minimise(wrongGradient, new double[] {3}, LbfgsSettings.DEFAULT, OPS, QUIET);
+    LbfgsResult r = Lbfgs.minimise(wrongGradient, new double[] {3}, LbfgsSettings.DEFAULT, QUIET);
     assertEquals(LbfgsResult.Outcome.NO_PROGRESS, r.outcome(), r.toString());
     assertTrue(!r.outcome().converged());
   }
@@ -158,7 +150,7 @@ class LbfgsTest {
           g[0] = 2e-6 * x[0];
           return Math.rint((1 + 1e-6 * x[0] * x[0]) * 1e11) / 1e11;
         };
-    LbfgsResult r = Lbfgs.minimise(rounded, new double[] {1}, LbfgsSettings.DEFAULT, OPS, QUIET);
+    LbfgsResult r = Lbfgs.minimise(rounded, new double[] {1}, LbfgsSettings.DEFAULT, QUIET);
     assertEquals(LbfgsResult.Outcome.NOISE_FLOOR, r.outcome(), r.toString());
   }
 }
