@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +54,7 @@ class ExactSoftmaxCommandTest {
       "10",
       "--json"
     };
-    String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+    String[] all = Arrays.copyOf(args, args.length + more.length);
     System.arraycopy(more, 0, all, args.length, more.length);
     CommandRun r = CommandRun.of(all);
     assertEquals(0, r.status(), r.err());

@@ -1,5 +1,6 @@
 package org.largecat.train.fullbatch;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
@@ -35,11 +36,7 @@ final class TestProblems {
     }
     return new Dataset(
         new SparseFeatures(
-            rows,
-            columns,
-            indptr,
-            java.util.Arrays.copyOf(indices, stored),
-            java.util.Arrays.copyOf(values, stored)),
+            rows, columns, indptr, Arrays.copyOf(indices, stored), Arrays.copyOf(values, stored)),
         data.labels(),
         data.classes());
   }
