@@ -54,15 +54,24 @@ public final class MemoryBudget {
 
   /** Checks that {@code bytes} for {@code what} are no more than the heap's maximum size. */
   public static void require(long bytes, String what) {
+    require(bytes, what, "give the JVM more (LARGECAT_JAVA_OPTS=-Xmx...) or use a smaller shape");
+  }
+
+  /**
+   * As {@link #require(long, String)}, with {@code fix} (e.g. "use --method ar-softmax") in the
+   * message instead of the general one.
+   */
+  public static void require(long bytes, String what, String fix) {
     long heap = Runtime.getRuntime().maxMemory();
     if (bytes > heap) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "%s: %s needed, more than the %s heap; give the JVM more (LARGECAT_JAVA_OPTS=-Xmx...) or use a smaller shape",
+              "%s: %s needed, more than the %s heap; %s",
               what,
               size(bytes),
-              size(heap)));
+              size(heap),
+              fix));
     }
   }
 

@@ -5,8 +5,9 @@ import org.largecat.model.Link;
 
 /**
  * Every training method: the bounds the sampled-bound trainer of {@code org.largecat.train.sampled}
- * maximises, and the double-sum trainers of {@code org.largecat.train.doublesum}
- * (unbiased-scalable-softmax); each with the link of the model it fits.
+ * maximises, the double-sum trainers of {@code org.largecat.train.doublesum}
+ * (unbiased-scalable-softmax), and the full-batch solver of {@code org.largecat.train.fullbatch};
+ * each with the link of the model it fits.
  */
 public enum Method implements Labelled {
   /** Softmax A&R (Algorithm 1): the bound of Eq. 8 with a natural-gradient local step on η_n. */
@@ -21,6 +22,11 @@ public enum Method implements Labelled {
   AR_LOGISTIC("ar-logistic", Link.LOGISTIC),
   /** The one-vs-each bound on the softmax (Eq. 10, Titsias 2016). */
   OVE("ove", Link.SOFTMAX),
+  /**
+   * Exact softmax maximum likelihood (or MAP) by L-BFGS over the whole training set at every step
+   * ({@code org.largecat.train.fullbatch}); not a step-wise {@link Trainer}.
+   */
+  EXACT_SOFTMAX("exact-softmax", Link.SOFTMAX),
   /**
    * Exact softmax maximum likelihood by stochastic gradients: every class for each example of a
    * mini-batch, A&R's adaptive step (the exact baseline of A&R §4).
@@ -73,6 +79,11 @@ public enum Method implements Labelled {
       case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN -> true;
       default -> false;
     };
+  }
+
+  /** Whether the method is the full-batch solver of {@code org.largecat.train.fullbatch}. */
+  public boolean isFullBatch() {
+    return this == EXACT_SOFTMAX;
   }
 
   /** Returns the constant with this command-line name. */

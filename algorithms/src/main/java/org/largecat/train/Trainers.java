@@ -24,6 +24,12 @@ public final class Trainers {
   }
 
   private static TrainerProvider provider(Method method) {
+    if (method.isFullBatch()) {
+      throw new IllegalArgumentException(
+          method.label()
+              + " has no step-wise trainer: it is the full-batch solver FullBatchSoftmax of"
+              + " org.largecat.train.fullbatch");
+    }
     for (TrainerProvider provider :
         ServiceLoader.load(TrainerProvider.class, Trainers.class.getClassLoader())) {
       if (provider.trains(method)) {

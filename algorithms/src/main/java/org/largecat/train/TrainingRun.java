@@ -32,7 +32,12 @@ public record TrainingRun(
     /** It reached the rule's most epochs before converging. */
     MAX_EPOCHS,
     /** It reached the rule's time limit before converging. */
-    MAX_SECONDS
+    MAX_SECONDS,
+    /**
+     * A full-batch solver's line search found no better point while the gradient was not yet small
+     * ({@code org.largecat.train.fullbatch}); the model is the best point found.
+     */
+    NO_PROGRESS
   }
 
   /** Whether the stopping rule saw it converge; false for a capped run, null for a fixed one. */

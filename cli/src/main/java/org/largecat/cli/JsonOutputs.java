@@ -14,8 +14,10 @@ final class JsonOutputs {
   private JsonOutputs() {}
 
   /**
-   * {@code train}: batch and sampled are the sizes used (1 and 1 for the one-pair methods); the
-   * test scores are null without {@code --test}.
+   * {@code train}: batch and sampled are the sizes used (1 and 1 for the one-pair methods, N and K
+   * − 1 for exact-softmax); for exact-softmax iterations are L-BFGS iterations, epochs the passes
+   * over the data and trainBound the objective of the saved model; the test scores are null without
+   * {@code --test}.
    */
   record Train(
       String method,

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
@@ -25,6 +26,11 @@ import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.train.doublesum.DoubleSumTrainers;
+import org.largecat.train.fullbatch.FullBatchOptions;
+import org.largecat.train.fullbatch.FullBatchRun;
+import org.largecat.train.fullbatch.FullBatchSoftmax;
+import org.largecat.train.fullbatch.LbfgsResult;
+import org.largecat.train.fullbatch.LbfgsSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,8 +39,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code largecat train}: fits a model with one of the sampled trainers and reports bound, speed
- * and test scores.
+ * {@code largecat train}: fits a model with one of the sampled or double-sum trainers, or the
+ * full-batch solver, and reports bound, speed and test scores.
  */
 @Command(
     name = "train",
@@ -42,7 +48,8 @@ import picocli.CommandLine.Spec;
       "Trains a model; progress on standard error, a JSON summary with --json.",
       "METHOD: ar-softmax, ar-probit, ar-logistic, ove, exact-softmax-sgd (A&R; adaptive step), nce, is (n = --batch 100,"
           + " m = --sampled 5), sgd, umax, isgd, umax-raman (one pair per iteration), isgd-batch (n = --batch 5,"
-          + " m = --sampled 5); the last seven plain SGD x0.9 per epoch."
+          + " m = --sampled 5); the last seven plain SGD x0.9 per epoch. exact-softmax: full-batch L-BFGS on the"
+          + " exact log-likelihood until it converges (--tol, --max-epochs, --max-seconds)."
     })
 final class TrainCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
@@ -77,7 +84,8 @@ final class TrainCommand implements Callable<Integer> {
       defaultValue = "1e-4",
       description =
           "Without --epochs or --iterations: an epoch whose mean bound improves by less than X"
-              + " relative counts as no progress (default: ${DEFAULT-VALUE}).")
+              + " relative counts as no progress (default: ${DEFAULT-VALUE}); exact-softmax stops once"
+              + " an iteration changes the objective by at most X relative (default: 1e-10).")
   double tolerance;
 
   @Option(
@@ -94,7 +102,9 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "N",
       converter = OptionTypes.Count.class,
       defaultValue = "100",
-      description = "The most epochs the stopping rule runs (default: ${DEFAULT-VALUE}).")
+      description =
+          "The most epochs the stopping rule runs (default: ${DEFAULT-VALUE}); exact-softmax: the"
+              + " most passes over the data, line-search trials included (default: 20000).")
   int maxEpochs;
 
   @Option(
@@ -121,7 +131,8 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "S",
       converter = OptionTypes.PositiveNumber.class,
       description =
-          "The most seconds the stopping rule runs, checked after each epoch (default: none).")
+          "The most seconds the stopping rule runs, checked after each epoch (exact-softmax: each"
+              + " iteration) (default: none).")
   Double maxSeconds;
 
   @Option(
@@ -439,11 +450,31 @@ final class TrainCommand implements Callable<Integer> {
     return told;
   }
 
+  /**
+   * What a run did, whichever trainer ran it: the model, the sizes used, iterations, passes over
+   * the data, why it stopped, and the objective it reports.
+   */
+  private record Fit(
+      LinearModel model,
+      int batch,
+      int sampled,
+      int threads,
+      int iterations,
+      double epochs,
+      TrainingRun.Stop stoppedBecause,
+      Boolean converged,
+      double seconds,
+      double secondsPerEpoch,
+      double bound) {}
+
   @Override
   public Integer call() throws IOException {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     Method method = shared.method;
+    if (method.isFullBatch()) {
+      refuseWhatFullBatchDoesNotTake(method);
+    }
     if (iterations != null && epochs != null) {
       throw usage("give --iterations or --epochs, not both");
     }
@@ -463,13 +494,6 @@ final class TrainCommand implements Callable<Integer> {
     if (validationFraction != null && validationFraction >= 1) {
       throw usage("--validation-fraction " + validationFraction + " must be below 1");
     }
-    StoppingRule rule =
-        new StoppingRule(
-            tolerance,
-            patience,
-            maxEpochs,
-            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds,
-            stepReductions);
     OutputFiles.check(modelFile);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
@@ -493,6 +517,70 @@ final class TrainCommand implements Callable<Integer> {
         test = scaled[1];
       }
     }
+    Kernels kernels = Kernels.get();
+    Fit fit =
+        method.isFullBatch()
+            ? fullBatch(method, train, kernels, err)
+            : stochastic(method, train, fixed, kernels, err);
+    LinearModel model = fit.model();
+    if (modelFile != null) {
+      ModelFile.write(model, modelFile);
+      err.println("train: model written to " + modelFile);
+    }
+    Evaluation.Result scores =
+        test == null ? null : Evaluation.evaluate(model, test, kernels, 5, fit.threads());
+    JsonOutputs.Train summary =
+        new JsonOutputs.Train(
+            method.label(),
+            kernels.describeChoice(),
+            fit.batch(),
+            fit.sampled(),
+            fit.iterations(),
+            fit.epochs(),
+            fit.stoppedBecause().name().toLowerCase(Locale.ROOT),
+            fit.converged(),
+            fit.seconds(),
+            fit.secondsPerEpoch(),
+            fit.bound(),
+            scores == null ? null : scores.meanLogLikelihood(),
+            scores == null ? null : scores.accuracy(),
+            scores == null ? null : scores.topKAccuracy());
+    if (json) {
+      out.println(Json.line(summary));
+    } else {
+      out.printf(
+          "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); %s %.6g%n",
+          method.label(),
+          fit.iterations(),
+          fit.epochs(),
+          fit.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+          fit.seconds(),
+          fit.secondsPerEpoch(),
+          method.isFullBatch() ? "objective" : "bound over the last epoch",
+          fit.bound());
+      if (scores != null) {
+        out.printf(
+            "test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
+            scores.meanLogLikelihood(),
+            scores.accuracy(),
+            scores.topKAccuracy(),
+            scores.examples());
+      }
+    }
+    return 0;
+  }
+
+  /** A sampled-bound or double-sum trainer under {@link TrainingRun}. */
+  private Fit stochastic(
+      Method method, Dataset train, boolean fixed, Kernels kernels, PrintStream err)
+      throws IOException {
+    StoppingRule rule =
+        new StoppingRule(
+            tolerance,
+            patience,
+            maxEpochs,
+            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds,
+            stepReductions);
     Dataset validation = null;
     if (validationFraction != null) {
       long seed = shared.seed != null ? shared.seed : TrainingOptions.defaults(method).seed();
@@ -504,7 +592,6 @@ final class TrainCommand implements Callable<Integer> {
           validation.rows());
     }
     TrainingOptions options = options(method, train, err);
-    Kernels kernels = Kernels.get();
     LinearModel model =
         init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
     err.printf(
@@ -580,50 +667,164 @@ final class TrainCommand implements Callable<Integer> {
           tolerance,
           run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS ? "--max-epochs" : "--max-seconds");
     }
-    if (modelFile != null) {
-      ModelFile.write(model, modelFile);
-      err.println("train: model written to " + modelFile);
+    return new Fit(
+        model,
+        options.batch(),
+        options.sampled(),
+        options.threads(),
+        run.iterations(),
+        run.epochs(perEpoch),
+        run.stoppedBecause(),
+        run.converged(),
+        run.seconds(),
+        run.secondsPerEpoch(),
+        run.lastEpochBound());
+  }
+
+  /**
+   * The options of the stochastic trainers that the full-batch solver does not take are usage
+   * errors; so are those of the stopping rule it does not have.
+   */
+  private void refuseWhatFullBatchDoesNotTake(Method method) {
+    String[] options = {
+      "--batch",
+      "--sampled",
+      "--step",
+      "--learning-rate",
+      "--sampling",
+      "--sampling-power",
+      "--epochs",
+      "--iterations",
+      "--patience",
+      "--step-reductions",
+      "--validation-fraction",
+      "--ridge"
+    };
+    String refused = Arrays.stream(options).filter(this::given).collect(Collectors.joining(", "));
+    if (!refused.isEmpty()) {
+      throw usage(
+          refused
+              + (refused.contains(",") ? " do" : " does")
+              + " not apply to "
+              + method.label()
+              + ", which runs L-BFGS on the whole training set until it converges (--tol,"
+              + " --max-epochs, --max-seconds)");
     }
-    Evaluation.Result scores =
-        test == null ? null : Evaluation.evaluate(model, test, kernels, 5, options.threads());
-    JsonOutputs.Train summary =
-        new JsonOutputs.Train(
-            method.label(),
-            kernels.describeChoice(),
-            options.batch(),
-            options.sampled(),
-            run.iterations(),
-            run.epochs(perEpoch),
-            run.stoppedBecause().name().toLowerCase(Locale.ROOT),
-            run.converged(),
-            run.seconds(),
-            run.secondsPerEpoch(),
-            run.lastEpochBound(),
-            scores == null ? null : scores.meanLogLikelihood(),
-            scores == null ? null : scores.accuracy(),
-            scores == null ? null : scores.topKAccuracy());
-    if (json) {
-      out.println(Json.line(summary));
-    } else {
-      out.printf(
-          "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); bound %.6g over the"
-              + " last epoch%n",
-          method.label(),
-          run.iterations(),
-          run.epochs(perEpoch),
-          run.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
-          run.seconds(),
-          run.secondsPerEpoch(),
-          run.lastEpochBound());
-      if (scores != null) {
-        out.printf(
-            "test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
-            scores.meanLogLikelihood(),
-            scores.accuracy(),
-            scores.topKAccuracy(),
-            scores.examples());
-      }
+  }
+
+  /**
+   * The full-batch solver: {@code --tol} is its relative-change tolerance, {@code --max-epochs} the
+   * most passes over the data, {@code --max-seconds} its time limit; defaults {@link
+   * LbfgsSettings#DEFAULT}'s.
+   */
+  private Fit fullBatch(Method method, Dataset train, Kernels kernels, PrintStream err)
+      throws IOException {
+    LbfgsSettings settings = LbfgsSettings.DEFAULT;
+    if (given("--tol")) {
+      settings = settings.withRelativeTolerance(tolerance);
     }
-    return 0;
+    if (given("--max-epochs")) {
+      settings = settings.withMaxEvaluations(maxEpochs);
+    }
+    if (maxSeconds != null) {
+      settings = settings.withMaxSeconds(maxSeconds);
+    }
+    int threads =
+        Objects.requireNonNullElse(shared.threads, Runtime.getRuntime().availableProcessors());
+    FullBatchOptions options = new FullBatchOptions(priorVariance, threads, settings);
+    FullBatchSoftmax.requireMemory(train, options);
+    LinearModel model =
+        init == null
+            ? LinearModel.zeros(method.link(), train.classes(), train.columns())
+            : savedModel(init, method, train);
+    err.printf(
+        "train: %s (full-batch L-BFGS) on %d examples, D = %d, K = %d (%s), %d thread(s)%n",
+        method.label(),
+        train.rows(),
+        train.columns(),
+        train.classes(),
+        train.features().getClass().getSimpleName(),
+        threads);
+    FullBatchRun run;
+    try {
+      run =
+          FullBatchSoftmax.train(
+              train,
+              model,
+              options,
+              kernels,
+              (iteration, passes, objective, gradientNorm, change, seconds) ->
+                  err.printf(
+                      Locale.ROOT,
+                      "train: iteration %d, objective %.12g, |gradient| %.2e, change %.2e"
+                          + " relative, %d passes, %.1f s%n",
+                      iteration,
+                      objective,
+                      gradientNorm,
+                      change,
+                      passes,
+                      seconds));
+    } catch (TrainingDivergedException e) {
+      TrainingDivergedException told =
+          new TrainingDivergedException(e.getMessage() + "; no model was written");
+      told.initCause(e);
+      throw told;
+    }
+    err.printf(Locale.ROOT, "train: %s%n", fullBatchEnding(run, settings));
+    return new Fit(
+        model,
+        train.rows(),
+        train.classes() - 1,
+        threads,
+        run.iterations(),
+        run.passes(),
+        run.stoppedBecause(),
+        run.converged(),
+        run.seconds(),
+        run.seconds() / run.passes(),
+        run.objective());
+  }
+
+  /** How a full-batch run ended, and what to do when it did not converge. */
+  private String fullBatchEnding(FullBatchRun run, LbfgsSettings settings) {
+    return switch (run.stoppedBecause()) {
+      case CONVERGED ->
+          String.format(
+              Locale.ROOT,
+              "converged (%s) after %d iterations, %d passes: objective %.12g",
+              switch (run.outcome()) {
+                case GRADIENT_TOLERANCE ->
+                    String.format(Locale.ROOT, "|gradient| <= %.1e", settings.gradientTolerance());
+                case RELATIVE_TOLERANCE ->
+                    String.format(
+                        Locale.ROOT, "change <= --tol %.1e", settings.relativeTolerance());
+                default -> "at the objective's rounding noise, the gradient small";
+              },
+              run.iterations(),
+              run.passes(),
+              run.objective());
+      case NO_PROGRESS ->
+          String.format(
+              Locale.ROOT,
+              "stopped without converging: the line search found no better point, yet |gradient| is"
+                  + " %.2e; the model is the best point found, not an optimum (try --scale-max or a"
+                  + " larger --prior-variance)",
+              run.gradientNorm());
+      default ->
+          String.format(
+              Locale.ROOT,
+              "stopped at %s before converging: the last iteration changed the objective by %.2e"
+                  + " relative, more than --tol %.1e; give a larger %s or --tol",
+              run.stoppedBecause() == TrainingRun.Stop.MAX_SECONDS
+                  ? "--max-seconds " + settings.maxSeconds()
+                  : run.outcome() == LbfgsResult.Outcome.MAX_ITERATIONS
+                      ? settings.maxIterations() + " iterations"
+                      : "--max-epochs " + settings.maxEvaluations() + " passes",
+              run.relativeChange(),
+              settings.relativeTolerance(),
+              run.stoppedBecause() == TrainingRun.Stop.MAX_SECONDS
+                  ? "--max-seconds"
+                  : "--max-epochs");
+    };
   }
 }

@@ -20,7 +20,10 @@ import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code largecat tune}: the learning-rate search of unbiased-scalable-softmax §4.1 ({@link
@@ -38,6 +41,8 @@ import picocli.CommandLine.Option;
     })
 final class TuneCommand implements Callable<Integer> {
   private final Largecat.Streams streams;
+
+  @Spec CommandSpec spec;
 
   @Mixin TrainCommand.Shared shared;
 
@@ -81,6 +86,13 @@ final class TuneCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     Method method = shared.method;
+    if (method.isFullBatch()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          method.label()
+              + " has no learning rate to tune: it runs L-BFGS with a line search; train it"
+              + " directly");
+    }
     Dataset full = data.read(shared.trainFile, -1, -1);
     Kernels kernels = Kernels.get();
     TrainingOptions common = shared.apply(TrainingOptions.defaults(method), full, err);

@@ -161,6 +161,9 @@ public final class SampledTrainer implements Trainer {
           case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
               throw new IllegalArgumentException(
                   options.method().label() + " is a double-sum method, see Trainers");
+          case EXACT_SOFTMAX ->
+              throw new IllegalArgumentException(
+                  "exact-softmax is the full-batch solver of org.largecat.train.fullbatch");
           case EXACT_SOFTMAX_SGD -> new ExactSoftmax();
         };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;

@@ -8,11 +8,11 @@ import org.largecat.train.Trainer;
 import org.largecat.train.TrainerProvider;
 import org.largecat.train.TrainingOptions;
 
-/** Makes the {@link SampledTrainer} of every method that is not a double-sum one. */
+/** Makes the {@link SampledTrainer} of every method that is neither double-sum nor full-batch. */
 public final class SampledTrainers implements TrainerProvider {
   @Override
   public boolean trains(Method method) {
-    return !method.isDoubleSum();
+    return !method.isDoubleSum() && !method.isFullBatch();
   }
 
   /** The A&R random start ({@link SampledTrainer#initialise}). */
