@@ -22,7 +22,8 @@ final class OptionTypes {
 
   /** Teaches {@code command} and its subcommands to read the library's named choices. */
   static void registerLabels(CommandLine command) {
-    command.registerConverter(Method.class, label(Method::byLabel));
+    // "auto" is no method but the absence of one, which train resolves once it has read the data.
+    command.registerConverter(Method.class, label(OptionTypes::methodOrAuto));
     command.registerConverter(Sampling.class, label(Sampling::byLabel));
     command.registerConverter(Link.class, label(s -> Link.byLabel(s.toLowerCase(Locale.ROOT))));
     command.registerConverter(VariationalEm.Method.class, label(VariationalEm.Method::parse));
@@ -38,6 +39,17 @@ final class OptionTypes {
                   case "libsvm" -> TextFormat.LIBSVM;
                   default -> throw new IllegalArgumentException("'" + s + "' is not xc or libsvm");
                 }));
+  }
+
+  private static Method methodOrAuto(String label) {
+    if (label.equals("auto")) {
+      return null;
+    }
+    try {
+      return Method.byLabel(label);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage() + ", or auto (train)", e);
+    }
   }
 
   private static <T> ITypeConverter<T> label(Function<String, T> byLabel) {

@@ -8,7 +8,9 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.largecat.data.Dataset;
+import org.largecat.data.DenseFeatures;
 import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
 import org.largecat.json.Json;
@@ -26,6 +28,7 @@ import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.train.doublesum.DoubleSumTrainers;
+import org.largecat.train.fullbatch.AutomaticMethod;
 import org.largecat.train.fullbatch.FullBatchOptions;
 import org.largecat.train.fullbatch.FullBatchRun;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
@@ -222,8 +225,9 @@ final class TrainCommand implements Callable<Integer> {
     @Option(
         names = "--method",
         paramLabel = "METHOD",
-        required = true,
-        description = "The training method.")
+        description =
+            "The training method; train takes auto (the default): exact-softmax when its"
+                + " full-batch solver fits the heap and an estimated time, else ar-softmax.")
     Method method;
 
     @Option(
@@ -472,7 +476,7 @@ final class TrainCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     Method method = shared.method;
-    if (method.isFullBatch()) {
+    if (method != null && method.isFullBatch()) {
       refuseWhatFullBatchDoesNotTake(method);
     }
     if (iterations != null && epochs != null) {
@@ -518,6 +522,9 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     Kernels kernels = Kernels.get();
+    if (method == null) {
+      method = automatic(train, err);
+    }
     Fit fit =
         method.isFullBatch()
             ? fullBatch(method, train, kernels, err)
@@ -686,21 +693,7 @@ final class TrainCommand implements Callable<Integer> {
    * errors; so are those of the stopping rule it does not have.
    */
   private void refuseWhatFullBatchDoesNotTake(Method method) {
-    String[] options = {
-      "--batch",
-      "--sampled",
-      "--step",
-      "--learning-rate",
-      "--sampling",
-      "--sampling-power",
-      "--epochs",
-      "--iterations",
-      "--patience",
-      "--step-reductions",
-      "--validation-fraction",
-      "--ridge"
-    };
-    String refused = Arrays.stream(options).filter(this::given).collect(Collectors.joining(", "));
+    String refused = givenOnlyForStochastic();
     if (!refused.isEmpty()) {
       throw usage(
           refused
@@ -710,6 +703,54 @@ final class TrainCommand implements Callable<Integer> {
               + ", which runs L-BFGS on the whole training set until it converges (--tol,"
               + " --max-epochs, --max-seconds)");
     }
+  }
+
+  /** The options given that only the stochastic methods take, joined by commas. */
+  private String givenOnlyForStochastic() {
+    return Stream.of(
+            "--batch",
+            "--sampled",
+            "--step",
+            "--learning-rate",
+            "--sampling",
+            "--sampling-power",
+            "--epochs",
+            "--iterations",
+            "--patience",
+            "--step-reductions",
+            "--validation-fraction",
+            "--ridge")
+        .filter(this::given)
+        .collect(Collectors.joining(", "));
+  }
+
+  /**
+   * {@code --method auto}: {@link AutomaticMethod}'s choice, or ar-softmax when an option only the
+   * stochastic methods take is given; ar-softmax samples one class set per mini-batch on dense
+   * features unless {@code --sampling} says otherwise. The choice and its reason go to {@code err}.
+   */
+  private Method automatic(Dataset train, PrintStream err) {
+    String stochasticOnly = givenOnlyForStochastic();
+    AutomaticMethod choice =
+        stochasticOnly.isEmpty()
+            ? AutomaticMethod.choose(
+                train,
+                Objects.requireNonNullElse(
+                    shared.threads, Runtime.getRuntime().availableProcessors()),
+                Objects.requireNonNullElse(maxSeconds, AutomaticMethod.DEFAULT_SECONDS))
+            : new AutomaticMethod(
+                Method.AR_SOFTMAX, stochasticOnly + " given, which exact-softmax does not take");
+    if (choice.method() == Method.AR_SOFTMAX
+        && !given("--sampling")
+        && train.features() instanceof DenseFeatures) {
+      sampling = Sampling.SHARED;
+    }
+    err.printf(
+        "train: --method auto chose %s%s: %s%n",
+        choice.method().label(),
+        sampling == Sampling.SHARED ? " (shared sampling)" : "",
+        choice.reason());
+    return choice.method();
   }
 
   /**

@@ -86,6 +86,10 @@ final class TuneCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     Method method = shared.method;
+    if (method == null) {
+      throw new ParameterException(
+          spec.commandLine(), "tune needs --method: the method whose learning rate to search");
+    }
     if (method.isFullBatch()) {
       throw new ParameterException(
           spec.commandLine(),

@@ -142,4 +142,34 @@ class ExactSoftmaxCommandTest {
     assertTrue(
         r.err().startsWith("largecat tune: exact-softmax has no learning rate to tune"), r.err());
   }
+
+  /**
+   * Without --method, train picks the full-batch solver for a problem this small and says why; an
+   * option only the stochastic methods take sends it to ar-softmax with shared sampling instead.
+   */
+  @Test
+  void autoPicksTheSolverWhenItFitsAndSaysWhy() throws Exception {
+    CommandRun picked = CommandRun.of("train", "--train", file("train.txt"), "--json");
+    assertEquals(0, picked.status(), picked.err());
+    assertEquals(
+        "exact-softmax", SnakeCaseJson.parseObject(picked.out()).get("method").getAsString());
+    assertTrue(
+        picked
+            .err()
+            .contains("train: --method auto chose exact-softmax: the full-batch solver fits"),
+        picked.err());
+    CommandRun sampled =
+        CommandRun.of(
+            "train", "--train", file("train.txt"), "--method", "auto", "--epochs", "1", "--json");
+    assertEquals(0, sampled.status(), sampled.err());
+    assertEquals(
+        "ar-softmax", SnakeCaseJson.parseObject(sampled.out()).get("method").getAsString());
+    assertTrue(
+        sampled
+            .err()
+            .contains(
+                "train: --method auto chose ar-softmax (shared sampling): --epochs given, which"
+                    + " exact-softmax does not take"),
+        sampled.err());
+  }
 }
