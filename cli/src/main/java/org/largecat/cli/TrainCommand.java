@@ -755,12 +755,13 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * The full-batch solver: {@code --tol} is its relative-change tolerance, {@code --max-epochs} the
-   * most passes over the data, {@code --max-seconds} its time limit; defaults {@link
-   * LbfgsSettings#DEFAULT}'s.
+   * most passes over the data, {@code --max-seconds} its time limit; otherwise {@link
+   * FullBatchOptions#defaults}.
    */
   private Fit fullBatch(Method method, Dataset train, Kernels kernels, PrintStream err)
       throws IOException {
-    LbfgsSettings settings = LbfgsSettings.DEFAULT;
+    FullBatchOptions defaults = FullBatchOptions.defaults(train.columns(), train.classes());
+    LbfgsSettings settings = defaults.lbfgs();
     if (given("--tol")) {
       settings = settings.withRelativeTolerance(tolerance);
     }
@@ -770,9 +771,9 @@ final class TrainCommand implements Callable<Integer> {
     if (maxSeconds != null) {
       settings = settings.withMaxSeconds(maxSeconds);
     }
-    int threads =
-        Objects.requireNonNullElse(shared.threads, Runtime.getRuntime().availableProcessors());
-    FullBatchOptions options = new FullBatchOptions(priorVariance, threads, settings);
+    int threads = Objects.requireNonNullElse(shared.threads, defaults.threads());
+    FullBatchOptions options =
+        defaults.withPriorVariance(priorVariance).withThreads(threads).withLbfgs(settings);
     FullBatchSoftmax.requireMemory(train, options);
     LinearModel model =
         init == null

@@ -23,10 +23,16 @@ public record FullBatchOptions(double priorVariance, int threads, LbfgsSettings 
     }
   }
 
-  /** Maximum likelihood on all cores, {@link LbfgsSettings#DEFAULT}. */
-  public static FullBatchOptions defaults() {
+  /**
+   * Maximum likelihood on all cores, {@link LbfgsSettings#DEFAULT}'s stopping test with the history
+   * {@link FullBatchSoftmax#history} gives a model of D = {@code columns} features and K = {@code
+   * classes} classes.
+   */
+  public static FullBatchOptions defaults(int columns, int classes) {
     return new FullBatchOptions(
-        0, Runtime.getRuntime().availableProcessors(), LbfgsSettings.DEFAULT);
+        0,
+        Runtime.getRuntime().availableProcessors(),
+        LbfgsSettings.DEFAULT.withHistory(FullBatchSoftmax.history(columns, classes)));
   }
 
   public FullBatchOptions withPriorVariance(double priorVariance) {

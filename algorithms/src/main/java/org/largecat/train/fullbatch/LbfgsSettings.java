@@ -54,6 +54,11 @@ public record LbfgsSettings(
     }
   }
 
+  public LbfgsSettings withHistory(int history) {
+    return new LbfgsSettings(
+        history, gradientTolerance, relativeTolerance, maxIterations, maxEvaluations, maxSeconds);
+  }
+
   public LbfgsSettings withRelativeTolerance(double relativeTolerance) {
     return new LbfgsSettings(
         history, gradientTolerance, relativeTolerance, maxIterations, maxEvaluations, maxSeconds);

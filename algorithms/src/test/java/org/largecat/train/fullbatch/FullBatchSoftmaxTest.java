@@ -35,7 +35,7 @@ class FullBatchSoftmaxTest {
             : TestProblems.sparse(4000, 8, 10, 21);
     LinearModel one = LinearModel.zeros(Link.SOFTMAX, 10, 8);
     LinearModel two = LinearModel.zeros(Link.SOFTMAX, 10, 8);
-    FullBatchOptions options = FullBatchOptions.defaults().withPriorVariance(4);
+    FullBatchOptions options = FullBatchOptions.defaults(8, 10).withPriorVariance(4);
     FullBatchRun first = fit(data, one, options.withThreads(1));
     FullBatchRun second = fit(data, two, options.withThreads(2));
     assertTrue(first.converged(), first.toString());
@@ -52,7 +52,7 @@ class FullBatchSoftmaxTest {
   @Test
   void maximumLikelihoodFromASavedModelReachesTheSameOptimum() {
     Dataset data = TestProblems.dense(3000, 5, 6, 22);
-    FullBatchOptions options = FullBatchOptions.defaults().withThreads(2);
+    FullBatchOptions options = FullBatchOptions.defaults(5, 6).withThreads(2);
     LinearModel fromZero = LinearModel.zeros(Link.SOFTMAX, 6, 5);
     FullBatchRun zero = fit(data, fromZero, options);
     LinearModel fromElsewhere = LinearModel.zeros(Link.SOFTMAX, 6, 5);
@@ -69,7 +69,7 @@ class FullBatchSoftmaxTest {
         fit(
             data,
             LinearModel.zeros(Link.SOFTMAX, 6, 5),
-            FullBatchOptions.defaults()
+            FullBatchOptions.defaults(5, 6)
                 .withLbfgs(LbfgsSettings.DEFAULT.withMaxEvaluations(4))
                 .withThreads(2));
     assertEquals(TrainingRun.Stop.MAX_EPOCHS, run.stoppedBecause(), run.toString());
@@ -84,7 +84,8 @@ class FullBatchSoftmaxTest {
     model.weights()[5] = Float.NaN;
     TrainingDivergedException e =
         assertThrows(
-            TrainingDivergedException.class, () -> fit(data, model, FullBatchOptions.defaults()));
+            TrainingDivergedException.class,
+            () -> fit(data, model, FullBatchOptions.defaults(3, 4)));
     assertTrue(
         e.getMessage().startsWith("the objective became NaN at the starting point"),
         e.getMessage());
@@ -105,12 +106,13 @@ class FullBatchSoftmaxTest {
                 2, columns, new int[] {0, 1, 2}, new int[] {0, 9_998}, new float[] {1, 1}),
             new int[] {0, 9_999},
             classes);
-    long needed = FullBatchSoftmax.bytesNeeded(2, columns, classes, true, 2, 10);
+    long needed = FullBatchSoftmax.bytesNeeded(2, columns, classes, true, 2);
     assertTrue(needed >= 26L * 8 * 100_000_000, needed + " bytes");
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> FullBatchSoftmax.requireMemory(data, FullBatchOptions.defaults()));
+            () ->
+                FullBatchSoftmax.requireMemory(data, FullBatchOptions.defaults(columns, classes)));
     assertTrue(
         e.getMessage()
             .startsWith(
@@ -128,10 +130,10 @@ class FullBatchSoftmaxTest {
     IllegalArgumentException probit =
         assertThrows(
             IllegalArgumentException.class,
-            () -> fit(data, LinearModel.zeros(Link.PROBIT, 4, 3), FullBatchOptions.defaults()));
+            () -> fit(data, LinearModel.zeros(Link.PROBIT, 4, 3), FullBatchOptions.defaults(3, 4)));
     assertEquals("exact-softmax fits a SOFTMAX model, not PROBIT", probit.getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> fit(data, LinearModel.zeros(Link.SOFTMAX, 5, 3), FullBatchOptions.defaults()));
+        () -> fit(data, LinearModel.zeros(Link.SOFTMAX, 5, 3), FullBatchOptions.defaults(3, 4)));
   }
 }

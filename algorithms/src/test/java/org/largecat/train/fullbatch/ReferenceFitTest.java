@@ -40,7 +40,7 @@ class ReferenceFitTest {
   @ValueSource(strings = {"dense", "sparse"})
   void reachesTheNewtonOptimum(String storage) {
     Reference reference = reference();
-    LinearModel model = fit(storage, reference, LbfgsSettings.DEFAULT, 1e-8);
+    LinearModel model = fit(storage, reference, FullBatchOptions.defaults(5, 4).lbfgs(), 1e-8);
     assertParametersClose(reference, model, 1e-4);
   }
 
