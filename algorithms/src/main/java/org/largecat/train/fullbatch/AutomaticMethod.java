@@ -37,12 +37,7 @@ public record AutomaticMethod(Method method, String reason) {
     boolean sparse = train.features() instanceof SparseFeatures;
     long bytes =
         FullBatchSoftmax.bytesNeeded(
-            train.rows(),
-            train.columns(),
-            train.classes(),
-            sparse,
-            threads,
-            FullBatchSoftmax.history(train.columns(), train.classes()));
+            train.rows(), train.columns(), train.classes(), sparse, threads);
     long heap = Runtime.getRuntime().maxMemory();
     if (bytes > heap / 2) {
       return new AutomaticMethod(
