@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.largecat.data.Dataset;
-import org.largecat.data.DenseFeatures;
 import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
 import org.largecat.json.Json;
@@ -726,8 +725,7 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * {@code --method auto}: {@link AutomaticMethod}'s choice, or ar-softmax when an option only the
-   * stochastic methods take is given; ar-softmax samples one class set per mini-batch on dense
-   * features unless {@code --sampling} says otherwise. The choice and its reason go to {@code err}.
+   * stochastic methods take is given. The choice and its reason go to {@code err}.
    */
   private Method automatic(Dataset train, PrintStream err) {
     String stochasticOnly = givenOnlyForStochastic();
@@ -740,16 +738,7 @@ final class TrainCommand implements Callable<Integer> {
                 Objects.requireNonNullElse(maxSeconds, AutomaticMethod.DEFAULT_SECONDS))
             : new AutomaticMethod(
                 Method.AR_SOFTMAX, stochasticOnly + " given, which exact-softmax does not take");
-    if (choice.method() == Method.AR_SOFTMAX
-        && !given("--sampling")
-        && train.features() instanceof DenseFeatures) {
-      sampling = Sampling.SHARED;
-    }
-    err.printf(
-        "train: --method auto chose %s%s: %s%n",
-        choice.method().label(),
-        sampling == Sampling.SHARED ? " (shared sampling)" : "",
-        choice.reason());
+    err.printf("train: --method auto chose %s: %s%n", choice.method().label(), choice.reason());
     return choice.method();
   }
 

@@ -145,7 +145,7 @@ class ExactSoftmaxCommandTest {
 
   /**
    * Without --method, train picks the full-batch solver for a problem this small and says why; an
-   * option only the stochastic methods take sends it to ar-softmax with shared sampling instead.
+   * option only the stochastic methods take sends it to ar-softmax instead.
    */
   @Test
   void autoPicksTheSolverWhenItFitsAndSaysWhy() throws Exception {
@@ -168,8 +168,8 @@ class ExactSoftmaxCommandTest {
         sampled
             .err()
             .contains(
-                "train: --method auto chose ar-softmax (shared sampling): --epochs given, which"
-                    + " exact-softmax does not take"),
+                "train: --method auto chose ar-softmax: --epochs given, which exact-softmax does"
+                    + " not take"),
         sampled.err());
   }
 }
