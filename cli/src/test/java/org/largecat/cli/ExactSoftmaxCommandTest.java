@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,6 +134,21 @@ class ExactSoftmaxCommandTest {
           r.err().startsWith("largecat train: " + option[0] + " does not apply to exact-softmax"),
           r.err());
     }
+  }
+
+  /**
+   * (D + 1) K = 10⁸ parameters: the L-BFGS state alone is about 20 GB, refused before any of it is
+   * allocated.
+   */
+  @Test
+  void aModelWhoseStateExceedsTheHeapIsRefusedWithTheFigure() throws Exception {
+    Files.writeString(dir.resolve("wide.txt"), "2 9999 10000\n0 0:1\n9999 9998:1\n");
+    CommandRun r = CommandRun.of("train", "--train", file("wide.txt"), "--method", "exact-softmax");
+    assertEquals(2, r.status(), r.err());
+    assertTrue(
+        r.err().startsWith("largecat train: exact-softmax's L-BFGS state (m = 10 pairs"), r.err());
+    assertTrue(r.err().contains("GB needed, more than the"), r.err());
+    assertTrue(r.err().contains("or use --method ar-softmax"), r.err());
   }
 
   @Test

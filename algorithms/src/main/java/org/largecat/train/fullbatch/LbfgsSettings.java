@@ -20,11 +20,10 @@ public record LbfgsSettings(
     double maxSeconds) {
 
   /**
-   * m = 10; the two tolerances are far below what a 1e-6 relative error in f needs, since an
-   * iteration of L-BFGS near the optimum can improve f by much less than the distance still to go:
-   * at 1e-10 relative change the iterate is within about 1e-8 of the optimum even if L-BFGS
-   * converges only linearly at rate 0.99, and ‖∇f‖∞ ≤ 1e-9 is rarely reached first. The caps are
-   * for runs that would otherwise not end.
+   * m = 10 pairs; tolerances four orders below the 1e-6 relative error in f they are meant to
+   * guarantee, since near the optimum an iteration of L-BFGS can gain far less than the distance
+   * still to go (a hundredth of it at a linear rate of 0.99); ‖∇f‖∞ ≤ 1e-9 is rarely reached first.
+   * The caps are for runs that would otherwise not end.
    */
   public static final LbfgsSettings DEFAULT =
       new LbfgsSettings(10, 1e-9, 1e-10, 10_000, 20_000, Double.POSITIVE_INFINITY);
