@@ -3,6 +3,9 @@ package org.largecat.train.doublesum;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.model.LinearModel;
+import org.largecat.train.fullbatch.Lbfgs;
+import org.largecat.train.fullbatch.LbfgsResult;
+import org.largecat.train.fullbatch.LbfgsSettings;
 
 /**
  * The exact objective the double-sum trainers minimise, F(W̃) = −(1/N) Σ_n log p(y_n | x_n) +
@@ -98,8 +101,8 @@ final class RidgeSoftmaxObjective {
   }
 
   /**
-   * The minimiser by L-BFGS (memory 20, Armijo backtracking) from 0, run until ‖∇F‖∞ ≤ {@code
-   * tolerance}.
+   * The minimiser by {@link Lbfgs} (memory 20) from 0, run until ‖∇F‖∞ ≤ {@code tolerance} or to
+   * the noise floor of F.
    */
   double[] minimise(double tolerance) {
     return minimise(tolerance, new double[classes * width]);
@@ -110,95 +113,16 @@ final class RidgeSoftmaxObjective {
    * 0).
    */
   double[] minimise(double tolerance, double[] start) {
-    int size = classes * width;
-    int memory = 20;
-    double[][] s = new double[memory][size];
-    double[][] yv = new double[memory][size];
-    double[] rho = new double[memory];
-    double[] alpha = new double[memory];
     double[] theta = start.clone();
-    double[] g = new double[size];
-    double[] next = new double[size];
-    double[] gNext = new double[size];
-    double[] dir = new double[size];
-    double f = valueAndGradient(theta, g, null);
-    int stored = 0;
-    for (int iteration = 0; iteration < 100_000; iteration++) {
-      double gmax = 0;
-      for (double v : g) {
-        gmax = Math.max(gmax, Math.abs(v));
-      }
-      if (gmax <= tolerance) {
-        return theta;
-      }
-      for (int p = 0; p < size; p++) {
-        dir[p] = -g[p];
-      }
-      for (int h = stored - 1; h >= Math.max(0, stored - memory); h--) {
-        int slot = h % memory;
-        alpha[slot] = rho[slot] * dot(s[slot], dir);
-        axpy(-alpha[slot], yv[slot], dir);
-      }
-      if (stored > 0) {
-        int last = (stored - 1) % memory;
-        double scale = dot(s[last], yv[last]) / dot(yv[last], yv[last]);
-        for (int p = 0; p < size; p++) {
-          dir[p] *= scale;
-        }
-      }
-      for (int h = Math.max(0, stored - memory); h < stored; h++) {
-        int slot = h % memory;
-        double beta = rho[slot] * dot(yv[slot], dir);
-        axpy(alpha[slot] - beta, s[slot], dir);
-      }
-      double slope = dot(g, dir);
-      double step = stored == 0 ? 1 / Math.max(1, Math.sqrt(dot(g, g))) : 1;
-      double fNext;
-      while (true) {
-        for (int p = 0; p < size; p++) {
-          next[p] = theta[p] + step * dir[p];
-        }
-        fNext = valueAndGradient(next, gNext, null);
-        if (fNext <= f + 1e-4 * step * slope) {
-          break;
-        }
-        step /= 2;
-        if (step < 1e-12) {
-          // No decrease left to find in double: converged as far as rounding allows.
-          if (gmax <= 1e3 * tolerance) {
-            return theta;
-          }
-          throw new AssertionError("L-BFGS line search failed at |grad| = " + gmax);
-        }
-      }
-      int slot = stored % memory;
-      for (int p = 0; p < size; p++) {
-        s[slot][p] = next[p] - theta[p];
-        yv[slot][p] = gNext[p] - g[p];
-      }
-      double sy = dot(s[slot], yv[slot]);
-      if (sy > 0) {
-        rho[slot] = 1 / sy;
-        stored++;
-      }
-      System.arraycopy(next, 0, theta, 0, size);
-      System.arraycopy(gNext, 0, g, 0, size);
-      f = fNext;
+    LbfgsResult result =
+        Lbfgs.minimise(
+            (x, gradient) -> valueAndGradient(x, gradient, null),
+            theta,
+            new LbfgsSettings(20, tolerance, 1e-15, 100_000, 200_000, Double.POSITIVE_INFINITY),
+            (iteration, evaluations, value, gradientNorm, relativeChange, seconds) -> {});
+    if (!result.outcome().converged()) {
+      throw new AssertionError("L-BFGS ended " + result.outcome() + " at " + result);
     }
-    throw new AssertionError("L-BFGS did not reach |grad| <= " + tolerance);
-  }
-
-  private static double dot(double[] a, double[] b) {
-    double sum = 0;
-    for (int p = 0; p < a.length; p++) {
-      sum += a[p] * b[p];
-    }
-    return sum;
-  }
-
-  private static void axpy(double a, double[] x, double[] y) {
-    for (int p = 0; p < y.length; p++) {
-      y[p] += a * x[p];
-    }
+    return theta;
   }
 }
