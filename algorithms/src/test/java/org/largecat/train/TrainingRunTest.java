@@ -11,14 +11,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TrainingRunTest {
-  /** Objectives -1, -1, ... then NaN from the given iteration on. */
-  private static Trainer divergingAt(int iteration) {
+  /** The objective of iteration t (from 0) of a scripted trainer, at the step's scale now. */
+  private interface Script {
+    double objective(int t, double stepScale);
+  }
+
+  /** A trainer of four iterations an epoch whose objectives follow {@code script}. */
+  private static Trainer scripted(Script script) {
     return new Trainer() {
       private int t;
+      private double scale = 1;
 
       @Override
       public double step() {
-        return ++t >= iteration ? Double.NaN : -1;
+        return script.objective(t++, scale);
       }
 
       @Override
@@ -28,12 +34,17 @@ class TrainingRunTest {
 
       @Override
       public void scaleStepSize(double factor) {
-        throw new AssertionError("no step to scale");
+        scale *= factor;
       }
 
       @Override
       public void close() {}
     };
+  }
+
+  /** Objectives -1, -1, ... then NaN from the given iteration (from 1) on. */
+  private static Trainer divergingAt(int iteration) {
+    return scripted((t, scale) -> t + 1 >= iteration ? Double.NaN : -1);
   }
 
   @Test
@@ -50,27 +61,7 @@ class TrainingRunTest {
 
   /** A trainer whose iterations each return their epoch's objective, from {@code byEpoch}. */
   private static Trainer epochs(double... byEpoch) {
-    return new Trainer() {
-      private int t;
-
-      @Override
-      public double step() {
-        return byEpoch[Math.min(t++ / 4, byEpoch.length - 1)];
-      }
-
-      @Override
-      public int iterationsPerEpoch() {
-        return 4;
-      }
-
-      @Override
-      public void scaleStepSize(double factor) {
-        throw new AssertionError("no step to scale");
-      }
-
-      @Override
-      public void close() {}
-    };
+    return scripted((t, scale) -> byEpoch[Math.min(t / 4, byEpoch.length - 1)]);
   }
 
   @Test
@@ -165,27 +156,7 @@ class TrainingRunTest {
    * step scale), so a smaller step is better until the floor is below the tolerance.
    */
   private static Trainer noiseFloor(double floor) {
-    return new Trainer() {
-      private double scale = 1;
-
-      @Override
-      public double step() {
-        return -1 - floor * scale;
-      }
-
-      @Override
-      public int iterationsPerEpoch() {
-        return 4;
-      }
-
-      @Override
-      public void scaleStepSize(double factor) {
-        scale *= factor;
-      }
-
-      @Override
-      public void close() {}
-    };
+    return scripted((t, scale) -> -1 - floor * scale);
   }
 
   /** The epochs at which {@code trainer}'s run under {@code rule} reduced its step. */
