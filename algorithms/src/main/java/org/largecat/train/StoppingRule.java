@@ -58,6 +58,11 @@ public record StoppingRule(
     return new Watch();
   }
 
+  /** This rule with at most {@code epochs} epochs. */
+  public StoppingRule withMaxEpochs(int epochs) {
+    return new StoppingRule(tolerance, patience, epochs, maxSeconds, stepReductions);
+  }
+
   /** This rule with at most {@code reductions} step divisions. */
   public StoppingRule withStepReductions(int reductions) {
     return new StoppingRule(tolerance, patience, maxEpochs, maxSeconds, reductions);

@@ -104,13 +104,7 @@ final class TuneCommand implements Callable<Integer> {
     err.printf(
         "tune: %s, %s %d epochs per learning rate on %.0f%% of %d examples%n",
         method.label(), paper ? "exactly" : "at most", epochs, 100 * fraction, full.rows());
-    StoppingRule rule =
-        new StoppingRule(
-            StoppingRule.DEFAULT.tolerance(),
-            StoppingRule.DEFAULT.patience(),
-            epochs,
-            Double.POSITIVE_INFINITY,
-            StoppingRule.DEFAULT.stepReductions());
+    StoppingRule rule = StoppingRule.DEFAULT.withMaxEpochs(epochs);
     LearningRateSearch.Score score =
         paper ? LearningRateSearch.Score.TRAINING : LearningRateSearch.Score.HELD_OUT;
     LearningRateSearch.Result result =

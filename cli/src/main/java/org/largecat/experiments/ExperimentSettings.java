@@ -35,13 +35,10 @@ public record ExperimentSettings(
   /**
    * The stopping rule of every experiment's training runs: {@code largecat train}'s default
    * tolerance and patience, at most {@code maxEpochs} (the experiment's budget, so a run is never
-   * longer than the paper's), no time limit.
+   * longer than the paper's), no time limit, and no step divisions: the experiments run the papers'
+   * decaying schedules.
    */
   static StoppingRule stoppingRule(int maxEpochs) {
-    return new StoppingRule(
-        StoppingRule.DEFAULT.tolerance(),
-        StoppingRule.DEFAULT.patience(),
-        maxEpochs,
-        Double.POSITIVE_INFINITY);
+    return StoppingRule.DEFAULT.withMaxEpochs(maxEpochs).withStepReductions(0);
   }
 }
