@@ -83,6 +83,38 @@ static inline vdouble load_widened(const float *p) {
 #endif
 }
 
+/** v rounded to float in every lane and widened back (exactly) to double. */
+static inline vdouble round_to_float(vdouble v) {
+#if defined(__AVX512F__)
+  return (vdouble) _mm512_cvtps_pd(_mm512_cvtpd_ps((__m512d) v));
+#elif defined(__AVX2__)
+  return (vdouble) _mm256_cvtps_pd(_mm256_cvtpd_ps((__m256d) v));
+#elif defined(__SSE2__)
+  return (vdouble) _mm_cvtps_pd(_mm_cvtpd_ps((__m128d) v));
+#else
+  vdouble r;
+  for (int k = 0; k < LANES; k++) {
+    r[k] = (float) v[k];
+  }
+  return r;
+#endif
+}
+
+/** Stores the LANES lanes of v at p, each rounded to float. */
+static inline void store_narrowed(float *p, vdouble v) {
+#if defined(__AVX512F__)
+  _mm256_storeu_ps(p, _mm512_cvtpd_ps((__m512d) v));
+#elif defined(__AVX2__)
+  _mm_storeu_ps(p, _mm256_cvtpd_ps((__m256d) v));
+#elif defined(__SSE2__)
+  _mm_storel_epi64((__m128i *) p, _mm_castps_si128(_mm_cvtpd_ps((__m128d) v)));
+#else
+  for (int k = 0; k < LANES; k++) {
+    p[k] = (float) v[k];
+  }
+#endif
+}
+
 /** base[index[k]] for the LANES indices at index, widened exactly to double; by the gather instruction on x86. */
 static inline vdouble gather_widened(const float *base, const int32_t *index) {
 #if defined(__AVX512F__)

@@ -1,8 +1,9 @@
 /*
  * Vector kernels of the native backend (org.largecat.kernel.VectorOps): float dot products
  * accumulated in double, gather-dot and scatter-axpy over a row subset of a K x D row-major float
- * matrix with dense or sparse x, the maximum, the sum of exp(v - shift) and log-sum-exp. Rows,
- * indices and lengths were checked by the Java front; offsets are in elements.
+ * matrix with dense or sparse x, the maximum, the sum of exp(v - shift), log-sum-exp and
+ * the float softmax of a row. Rows, indices and lengths were checked by the Java front; offsets are
+ * in elements.
  */
 #include "largecat.h"
 #include "simd.h"
@@ -208,4 +209,57 @@ EXPORT double KERNEL(log_sum_exp)(int32_t n, const double *v, int32_t vOff) {
     return max;
   }
   return max + log(sum_exp(n, v + vOff, max));
+}
+
+/**
+ * The float softmax of n scores in place, returning their log-sum-exp (VectorOps.softmax): each
+ * term is the double exponential of the float difference, rounded to float, as the scalar
+ * reference forms it, summed in LANES double partial sums; NaN everywhere when the maximum is not
+ * finite.
+ */
+EXPORT double KERNEL(softmax_float)(int32_t n, float *v, int32_t vOff) {
+  float *x = v + vOff;
+  vdouble highest = broadcast(-INFINITY);
+  vlong nan = (vlong) broadcast(0);
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES) {
+    vdouble y = load_widened(x + i);
+    nan |= is_nan(y);
+    highest = where(y > highest, y, highest);
+  }
+  float max = -INFINITY;
+  for (int k = 0; k < LANES; k++) {
+    max = highest[k] > max ? (float) highest[k] : max;
+  }
+  int any_nan = any(nan);
+  for (; i < n; i++) {
+    any_nan |= isnan(x[i]);
+    max = x[i] > max ? x[i] : max;
+  }
+  if (any_nan || !isfinite(max)) {
+    for (i = 0; i < n; i++) {
+      x[i] = NAN;
+    }
+    return any_nan ? NAN : max;
+  }
+  vdouble sum = broadcast(0);
+  for (i = 0; i + LANES <= n; i += LANES) {
+    vdouble e = round_to_float(vexp(round_to_float(load_widened(x + i) - max)));
+    store_narrowed(x + i, e);
+    sum += e;
+  }
+  double total = sum_lanes(sum);
+  for (int32_t j = i; j < n; j++) {
+    float e = (float) exp((float) (x[j] - max));
+    x[j] = e;
+    total += e;
+  }
+  vdouble inverse = broadcast(1 / total);
+  for (i = 0; i + LANES <= n; i += LANES) {
+    store_narrowed(x + i, load_widened(x + i) * inverse);
+  }
+  for (; i < n; i++) {
+    x[i] = (float) (x[i] * (1 / total));
+  }
+  return max + log(total);
 }

@@ -68,6 +68,24 @@ public final class Agreement {
     return 2 * FLOAT_UNIT * Math.abs(ref) + sum(n, Math.abs(ref), DOUBLE_UNIT);
   }
 
+  /**
+   * Bound for {@link VectorOps#softmax}'s log-normaliser: the relative error of its sum of n float
+   * exponentials is an absolute error of the logarithm, and m + log adds one rounding of the
+   * result.
+   */
+  public static double logOfFloatExpSum(int n, double ref) {
+    return 2 * FLOAT_UNIT + sum(n, 1, DOUBLE_UNIT) + DOUBLE_UNIT * Math.abs(ref);
+  }
+
+  /**
+   * Bound for one of {@link VectorOps#softmax}'s probabilities: its exponential's 2 float ulps and
+   * the reference's half ulp, as much again for the sum, and three roundings (a float inverse, the
+   * product, the reference's); subnormals at the scale of the smallest normal.
+   */
+  public static double floatSoftmax(double ref) {
+    return 7 * FLOAT_UNIT * Math.max(Math.abs(ref), Float.MIN_NORMAL);
+  }
+
   /** Bound for a sum of n terms whose absolute values sum to magnitude, in the given unit. */
   public static double sum(int n, double magnitude, double unit) {
     return (n + 2) * unit * magnitude;

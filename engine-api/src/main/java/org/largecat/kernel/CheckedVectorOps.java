@@ -274,6 +274,19 @@ final class CheckedVectorOps extends VectorOps {
     return got;
   }
 
+  @Override
+  protected double softmaxKernel(int n, float[] v, int vOff) {
+    float[] expected = Arrays.copyOfRange(v, vOff, vOff + n);
+    double ref = reference.softmaxKernel(n, expected, 0);
+    double got = tested.softmaxKernel(n, v, vOff);
+    Agreement.require(name, "softmax", -1, got, ref, Agreement.logOfFloatExpSum(n, ref));
+    for (int i = 0; i < n; i++) {
+      Agreement.require(
+          name, "softmax", i, v[vOff + i], expected[i], Agreement.floatSoftmax(expected[i]));
+    }
+    return got;
+  }
+
   private void compareMatrix(
       String op, float[] got, float[] expected, float[] before, double[] change) {
     for (int i = 0; i < got.length; i++) {

@@ -211,6 +211,20 @@ public abstract class VectorOps {
     return sumExpKernel(n, v, vOff, shift);
   }
 
+  /**
+   * Turns n float scores into their softmax in place, v[i] := e^{v[i] - m} / Σ_j e^{v[j] - m} with
+   * m the largest, and returns log Σ_j e^{v[j]} = m + log Σ_j e^{v[j] - m}, the sum in double (a
+   * row of a full softmax: the log-normaliser and the probabilities in one call). Each term is the
+   * float exponential of the float difference, within 2 float ulps, and a backend may form them in
+   * float. When m is not finite (a NaN, a +Inf, or every score -Inf) it returns m and sets every
+   * v[i] to NaN.
+   */
+  public final double softmax(int n, float[] v, int vOff) {
+    Checks.positive("softmax", "n", n);
+    Checks.span("softmax", "v", v, vOff, n);
+    return softmaxKernel(n, v, vOff);
+  }
+
   private static void checkRows(
       String op, float[] w, int k, int d, int[] rows, int rowsOff, int count) {
     Checks.positive(op, "k", k);
@@ -308,4 +322,6 @@ public abstract class VectorOps {
   protected abstract void expKernel(int n, float[] x, int xOff, float[] out, int outOff);
 
   protected abstract double sumExpKernel(int n, float[] v, int vOff, float shift);
+
+  protected abstract double softmaxKernel(int n, float[] v, int vOff);
 }

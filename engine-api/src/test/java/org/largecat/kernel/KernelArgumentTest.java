@@ -62,6 +62,14 @@ class KernelArgumentTest {
         IndexOutOfBoundsException.class,
         "logSumExp: v has length 3 but the call reads 4",
         () -> v.logSumExp(4, out, 0));
+    rejects(
+        IllegalArgumentException.class,
+        "softmax: n = 0 must be positive",
+        () -> v.softmax(0, new float[1], 0));
+    rejects(
+        IndexOutOfBoundsException.class,
+        "softmax: v has length 2 but the call reads 2 elements from offset 1",
+        () -> v.softmax(2, new float[2], 1));
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.largecat.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,6 +106,69 @@ class KernelCrossValidationTest {
     assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(2, allMinusInfinity, 0));
     assertEquals(Double.NEGATIVE_INFINITY, ops.logSumExp(0, allMinusInfinity, 0));
     assertEquals(1000 + Math.log(2), ops.logSumExp(2, new double[] {1000, 1000}, 0), 1e-12);
+  }
+
+  /**
+   * The softmax of rows by loop path at every scale up to the float exponential's range, then with
+   * ±Inf, NaN, huge and subnormal scores, against the reference (check mode compares every
+   * probability), and a few rows whose answer is known in closed form.
+   */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void softmax(Kernels k) {
+    VectorOps ops = k.vectorOps();
+    SplittableRandom random = new SplittableRandom(12);
+    for (int n : TestInputs.LENGTHS) {
+      if (n == 0) {
+        continue;
+      }
+      for (int off : TestInputs.OFFSETS) {
+        for (float scale : new float[] {1, 30, 120, 1e30f}) {
+          float[] v = TestInputs.atOffset(TestInputs.uniformFloats(random, n), off);
+          for (int i = 0; i < v.length; i++) {
+            v[i] *= scale;
+          }
+          float[] adversarial = v.clone();
+          double max = Double.NEGATIVE_INFINITY;
+          for (int i = 0; i < n; i++) {
+            max = Math.max(max, v[off + i]);
+          }
+          double exact = 0;
+          for (int i = 0; i < n; i++) {
+            exact += Math.exp(v[off + i] - max);
+          }
+          exact = max + Math.log(exact);
+          double logZ = ops.softmax(n, v, off);
+          assertEquals(exact, logZ, 1e-6 * Math.max(1, Math.abs(exact)), "log Z, n = " + n);
+          double total = 0;
+          for (int i = 0; i < n; i++) {
+            total += v[off + i];
+          }
+          assertEquals(1, total, (n + 2) * 0x1p-23, "sum of the probabilities, n = " + n);
+          TestInputs.sprinkle(random, adversarial);
+          ops.softmax(n, adversarial, off);
+        }
+      }
+    }
+    for (float special : TestInputs.ADVERSARIAL_FLOATS) {
+      float[] row = {1, special, -2, -special, 0.5f};
+      ops.softmax(5, row, 0);
+    }
+    float[] known = {0, (float) Math.log(3)};
+    assertEquals(Math.log(4), ops.softmax(2, known, 0), 1e-7);
+    assertEquals(0.25f, known[0], 0x1p-24 * 4);
+    assertEquals(0.75f, known[1], 0x1p-24 * 4);
+    float[] subnormalTail = {0, -100, -104, Float.NEGATIVE_INFINITY};
+    assertEquals(0, ops.softmax(4, subnormalTail, 0), 1e-15);
+    assertEquals((float) Math.exp(-100), subnormalTail[1], 0x1p-149f);
+    assertEquals(0f, subnormalTail[3]);
+    float[] allMinusInfinity = {Float.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY};
+    assertEquals(Double.NEGATIVE_INFINITY, ops.softmax(2, allMinusInfinity, 0));
+    assertTrue(Float.isNaN(allMinusInfinity[0]) && Float.isNaN(allMinusInfinity[1]));
+    float[] plusInfinity = {1, Float.POSITIVE_INFINITY};
+    assertEquals(Double.POSITIVE_INFINITY, ops.softmax(2, plusInfinity, 0));
+    assertTrue(Float.isNaN(plusInfinity[0]));
+    assertTrue(Double.isNaN(ops.softmax(2, new float[] {1, Float.NaN}, 0)));
   }
 
   private static double[] toDoubles(float[] v) {

@@ -1,5 +1,6 @@
 package org.largecat.kernel.scalar;
 
+import java.util.Arrays;
 import org.largecat.kernel.VectorOps;
 
 /** Reference vector kernels: one element at a time, sums accumulated in double. */
@@ -192,5 +193,28 @@ public class ScalarVectorOps extends VectorOps {
       sum += (float) Math.exp(v[vOff + i] - shift);
     }
     return sum;
+  }
+
+  @Override
+  protected double softmaxKernel(int n, float[] v, int vOff) {
+    float max = Float.NEGATIVE_INFINITY;
+    for (int i = 0; i < n; i++) {
+      max = Math.max(max, v[vOff + i]); // Math.max propagates NaN
+    }
+    if (!Float.isFinite(max)) {
+      Arrays.fill(v, vOff, vOff + n, Float.NaN);
+      return max;
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      float e = (float) Math.exp(v[vOff + i] - max);
+      v[vOff + i] = e;
+      sum += e;
+    }
+    double inverse = 1 / sum;
+    for (int i = 0; i < n; i++) {
+      v[vOff + i] = (float) (v[vOff + i] * inverse);
+    }
+    return max + Math.log(sum);
   }
 }

@@ -319,4 +319,47 @@ final class SimdVectorOps extends ScalarVectorOps {
     return acc0.add(acc1).reduceLanes(VectorOperators.ADD)
         + super.sumExpKernel(n - i, v, vOff + i, shift);
   }
+
+  /**
+   * Three passes a float vector at a time: the maximum, the exponentials stored and widened into
+   * two double accumulators, and the scaling by the sum's inverse.
+   */
+  @Override
+  protected double softmaxKernel(int n, float[] v, int vOff) {
+    int step = F.length();
+    FloatVector highest = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
+    int i = 0;
+    for (; i <= n - step; i += step) {
+      highest = highest.lanewise(VectorOperators.MAX, FloatVector.fromArray(F, v, vOff + i));
+    }
+    float max = highest.reduceLanes(VectorOperators.MAX);
+    for (; i < n; i++) {
+      max = Math.max(max, v[vOff + i]);
+    }
+    if (!Float.isFinite(max)) {
+      return super.softmaxKernel(n, v, vOff);
+    }
+    DoubleVector acc0 = DoubleVector.zero(D);
+    DoubleVector acc1 = DoubleVector.zero(D);
+    for (i = 0; i <= n - step; i += step) {
+      FloatVector e = FloatVector.fromArray(F, v, vOff + i).sub(max).lanewise(VectorOperators.EXP);
+      e.intoArray(v, vOff + i);
+      acc0 = acc0.add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 0));
+      acc1 = acc1.add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 1));
+    }
+    double sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
+    for (int j = i; j < n; j++) {
+      float e = (float) Math.exp(v[vOff + j] - max);
+      v[vOff + j] = e;
+      sum += e;
+    }
+    float inverse = (float) (1 / sum);
+    for (i = 0; i <= n - step; i += step) {
+      FloatVector.fromArray(F, v, vOff + i).mul(inverse).intoArray(v, vOff + i);
+    }
+    for (; i < n; i++) {
+      v[vOff + i] *= inverse;
+    }
+    return max + Math.log(sum);
+  }
 }

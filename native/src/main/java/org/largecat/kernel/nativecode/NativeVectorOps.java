@@ -12,9 +12,9 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
  * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product and axpy,
- * gather-dot and scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp and
- * log-sum-exp; the other kernels are the scalar reference's. Arrays are passed in place with their
- * offsets.
+ * gather-dot and scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp,
+ * log-sum-exp and the float softmax; the other kernels are the scalar reference's. Arrays are
+ * passed in place with their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle DOT_FLOAT =
@@ -63,6 +63,9 @@ final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle LOG_SUM_EXP =
       NativeLibrary.kernel(
           "log_sum_exp", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
+  private static final MethodHandle SOFTMAX_FLOAT =
+      NativeLibrary.kernel(
+          "softmax_float", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
 
   @Override
   protected double dotKernel(int n, float[] x, int xOff, float[] y, int yOff) {
@@ -248,6 +251,15 @@ final class NativeVectorOps extends ScalarVectorOps {
   protected double sumExpKernel(int n, double[] v, int vOff, double shift) {
     try {
       return (double) SUM_EXP.invokeExact(n, MemorySegment.ofArray(v), vOff, shift);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected double softmaxKernel(int n, float[] v, int vOff) {
+    try {
+      return (double) SOFTMAX_FLOAT.invokeExact(n, MemorySegment.ofArray(v), vOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
