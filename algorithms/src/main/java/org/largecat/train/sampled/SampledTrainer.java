@@ -14,6 +14,7 @@ import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.model.SoftmaxBlock;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
@@ -43,6 +44,12 @@ import org.largecat.train.TrainingOptions;
  * by (seed, iteration, example), and every gradient is summed in a fixed order (a class's label
  * slots, then its sampled ones, each in batch order), so a run is reproducible for a seed, whatever
  * the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
+ *
+ * <p>The exact softmax with dense x skips the slots: phase one takes each thread chunk's scores
+ * against all K rows by one gemm and turns them row by row into the coefficients e_y − p ({@link
+ * SoftmaxBlock}); phase two, split by class, takes a block of classes' gradient rows Cᵀ X_B by
+ * another gemm and applies them. A step is two gemms of the batch against W and the row-wise
+ * softmax, and its results may differ in the last bits with the thread count (the gemm's sums).
  */
 public final class SampledTrainer implements Trainer {
   private final Dataset data;
@@ -96,6 +103,17 @@ public final class SampledTrainer implements Trainer {
   private final int[] batchRows;
   private int batchSize;
   private final int[] batchExamples;
+
+  /**
+   * Exact softmax, dense x: the batch's rows of x, and its scores turned into coefficients e_y − p
+   * (batch × K); per thread, the gradient rows of a block of classes and of their biases.
+   */
+  private final float[] batchFeatures;
+
+  private final float[] batchCoefficients;
+  private final float[][] gradientBlocks;
+  private final double[][] biasGradientBlocks;
+  private static final int CLASS_BLOCK = 128;
 
   private final ExampleWorker[] workers;
   private final List<Callable<Void>> examplePhase = new ArrayList<>();
@@ -167,6 +185,8 @@ public final class SampledTrainer implements Trainer {
           case EXACT_SOFTMAX_SGD -> new ExactSoftmax();
         };
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
+    boolean fullDense =
+        options.method() == Method.EXACT_SOFTMAX_SGD && sparse == null && columns > 0;
     boolean shared =
         options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD;
     sharedRows = shared ? new int[sampled] : null;
@@ -188,13 +208,18 @@ public final class SampledTrainer implements Trainer {
     }
     order = new int[data.rows()];
     batchExamples = new int[Math.min(options.batch(), data.rows())];
-    batchRows = new int[Math.multiplyExact(batchExamples.length, slots)];
+    batchRows = new int[fullDense ? 0 : Math.multiplyExact(batchExamples.length, slots)];
     batchCoef = new float[batchRows.length];
     slotCount = new int[classes];
     touched = new int[batchRows.length];
     touchedStart = new int[batchRows.length + 1];
     bucketExample = new int[batchRows.length];
     bucketCoef = new float[batchRows.length];
+    batchFeatures = fullDense ? new float[Math.multiplyExact(batchExamples.length, columns)] : null;
+    batchCoefficients =
+        fullDense ? new float[Math.multiplyExact(batchExamples.length, classes)] : null;
+    gradientBlocks = new float[fullDense ? threads : 0][CLASS_BLOCK * columns];
+    biasGradientBlocks = new double[fullDense ? threads : 0][CLASS_BLOCK];
     rowBuffers = new RowBuffers[threads];
     for (int r = 0; r < threads; r++) {
       rowBuffers[r] = new RowBuffers(new float[columns], new float[columns], new float[columns]);
@@ -277,7 +302,9 @@ public final class SampledTrainer implements Trainer {
       drawSharedClasses();
     }
     run(examplePhase);
-    bucketSlotsByClass();
+    if (batchCoefficients == null) {
+      bucketSlotsByClass();
+    }
     run(updatePhase);
     double sum = 0;
     for (ExampleWorker w : workers) {
@@ -414,6 +441,10 @@ public final class SampledTrainer implements Trainer {
         runSharedDense(from, to);
         return;
       }
+      if (batchCoefficients != null) {
+        runFullDense(from, to);
+        return;
+      }
       Features x = data.features();
       float[] w = model.weights();
       double[] b = model.biases();
@@ -436,6 +467,31 @@ public final class SampledTrainer implements Trainer {
         }
         boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
         System.arraycopy(coef, 0, batchCoef, base, slots);
+      }
+    }
+
+    /**
+     * Exact softmax with dense x: the chunk's rows of x into the batch's, their scores against all
+     * K rows by one gemm, and each row of scores into e_y − p, the gradient of log p(y | x) in ψ
+     * (A&R Eq. 1).
+     */
+    private void runFullDense(int from, int to) {
+      if (from == to) {
+        return;
+      }
+      float[] x = ((DenseFeatures) data.features()).values();
+      for (int i = from; i < to; i++) {
+        System.arraycopy(x, batchExamples[i] * columns, batchFeatures, i * columns, columns);
+      }
+      float[] c = batchCoefficients;
+      SoftmaxBlock.scores(
+          kernels, model, batchFeatures, from * columns, to - from, c, from * classes);
+      for (int i = from; i < to; i++) {
+        int label = i * classes + data.labels()[batchExamples[i]];
+        float labelScore = c[label];
+        boundSum += labelScore - SoftmaxBlock.softmax(kernels, classes, c, i * classes);
+        kernels.vectorOps().scale(classes, -1f, c, i * classes);
+        c[label] += 1;
       }
     }
 
@@ -537,6 +593,10 @@ public final class SampledTrainer implements Trainer {
             ? 0
             : (float) (scale * batchSize / data.rows() / options.priorVariance());
     RowBuffers row = rowBuffers[thread];
+    if (batchCoefficients != null) {
+      updateAllClasses(thread, row, rate, scale, precision);
+      return;
+    }
     float[] g = row.gradient;
     for (int t = lo; t < hi; t++) {
       int k = touched[t];
@@ -555,6 +615,56 @@ public final class SampledTrainer implements Trainer {
         updateRow(k, row, last, rate, scale, precision);
       } else {
         updateTouchedCoordinates(k, t, g, rate, scale, precision);
+      }
+    }
+  }
+
+  /**
+   * Phase two of the exact softmax with dense x, for the classes [r·K/threads, (r+1)·K/threads): a
+   * block of classes' gradient rows at a time by one gemm, Cᵀ X_B, their biases' as the columns'
+   * sums in batch order, each row applied as a touched row is.
+   */
+  private void updateAllClasses(
+      int thread, RowBuffers row, float rate, float scale, float precision) {
+    int threads = workers.length;
+    int lo = (int) ((long) classes * thread / threads);
+    int hi = (int) ((long) classes * (thread + 1) / threads);
+    float[] block = gradientBlocks[thread];
+    double[] biasGradients = biasGradientBlocks[thread];
+    for (int first = lo; first < hi; first += CLASS_BLOCK) {
+      int count = Math.min(CLASS_BLOCK, hi - first);
+      kernels
+          .matrixOps()
+          .gemm(
+              true,
+              false,
+              count,
+              columns,
+              batchSize,
+              1f,
+              batchCoefficients,
+              first,
+              classes,
+              batchFeatures,
+              0,
+              columns,
+              0f,
+              block,
+              0,
+              columns);
+      Arrays.fill(biasGradients, 0);
+      for (int b = 0; b < batchSize; b++) {
+        for (int j = 0; j < count; j++) {
+          biasGradients[j] += batchCoefficients[b * classes + first + j];
+        }
+      }
+      for (int j = 0; j < count; j++) {
+        int k = first + j;
+        int last = rowLast[k];
+        rowLast[k] = iteration;
+        updateBias(k, biasGradients[j], last, rate, scale, precision);
+        System.arraycopy(block, j * columns, row.gradient, 0, columns);
+        updateRow(k, row, last, rate, scale, precision);
       }
     }
   }
