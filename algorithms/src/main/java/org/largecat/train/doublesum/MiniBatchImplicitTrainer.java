@@ -411,7 +411,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
    * trial point of the line search is S + ℓ·S_d, and the Hessian is never formed, its products (one
    * projection onto the b_i and one back) feed conjugate gradients.
    */
-  final class Newton {
+  private final class Newton {
     private final double[] scores;
     private final double[] trialScores;
     private final double[] directionScores;
