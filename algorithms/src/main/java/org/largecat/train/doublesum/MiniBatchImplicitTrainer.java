@@ -44,13 +44,17 @@ import org.largecat.train.Trainer;
  * ∇²ζ_i = (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) ⊗ b_i b_iᵀ.
  *
  * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the (|L_j| +
- * |C|)·rank unknowns, Cholesky through the SPI, stopped when half the squared Newton decrement, the
- * predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ); that last Newton step is
- * still taken, which squares the error in A. Every quantity is formed in log space (log d_i by
- * log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however large z
- * − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear program
- * 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is finite and
- * its gradient is linear, not exponential, in z − u.
+ * |C|)·rank unknowns, stopped when half the squared Newton decrement, the predicted gap to the
+ * minimum, is below {@code innerTolerance}·max(1, Φ); that last Newton step is still taken, which
+ * squares the error in A. The Newton system is solved by conjugate gradients on products with the
+ * Hessian above, each one projection of the direction onto the b_i and one back, O(|S_j| q rank);
+ * the Hessian itself, (q·rank)² entries, and its O((q·rank)³) factorisation are never formed. The
+ * problem is the paper's small strongly convex one: near the identity ×2 for small η (ω_i ≈ ηs), so
+ * a few iterations, preconditioned by the diagonal, do. Every quantity is formed in log space (log
+ * d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however
+ * large z − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear
+ * program 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is
+ * finite and its gradient is linear, not exponential, in z − u.
  *
  * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
  * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
@@ -66,6 +70,12 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
   private static final int MAX_NEWTON_ITERATIONS = 100;
+
+  /**
+   * Conjugate gradients stop at this residual relative to ‖∇Φ‖, as exact as a factorisation: a
+   * looser direction costs whole Newton iterations, each dearer than the CG iterations it saves.
+   */
+  private static final double CG_RELATIVE_RESIDUAL = 1e-10;
 
   private final AugmentedData data;
   private final LinearModel model;
@@ -395,9 +405,16 @@ final class MiniBatchImplicitTrainer implements Trainer {
     }
   }
 
-  /** One thread's workspace and the Newton solve of Φ for one mini-batch. */
+  /**
+   * One thread's workspace and the Newton solve of Φ for one mini-batch. Every quantity of the
+   * solve lives in the scores S = (b_i · a_t) (|S_j| × q), formed once per Newton direction: a
+   * trial point of the line search is S + ℓ·S_d, and the Hessian is never formed, its products (one
+   * projection onto the b_i and one back) feed conjugate gradients.
+   */
   private final class Newton {
     private final double[] scores;
+    private final double[] trialScores;
+    private final double[] directionScores;
     private final double[] base;
     private final double[] logWeight;
     private final double[] terms;
@@ -405,18 +422,30 @@ final class MiniBatchImplicitTrainer implements Trainer {
     private final double[] zeta;
     private final double[] omega;
     private final double[] a;
-    private final double[] trial;
     private final double[] gradient;
-    private final double[] hessian;
     private final double[] direction;
-    private final double[] e;
-    private final double[] m;
+    private final double[] residual;
+    private final double[] preconditioned;
+    private final double[] conjugate;
+    private final double[] product;
+    private final double[] pointTerms;
+    private final double[] diagonalCurvature;
+    private final double[] projected;
+    private final double[] diagonal;
     private final double[] lambda;
     private final float[] coef;
+
+    /** moves[t·|S_j| + i] = (Tᵀ a_t)_i, the weight of x̃_i in the move of row slot t. */
+    private final double[] moves;
+
+    /** The block item of the last solve. */
+    private int lastItem = -1;
 
     Newton(int maxPoints, int maxRows) {
       int unknowns = maxRows * maxPoints;
       scores = new double[maxPoints * maxRows];
+      trialScores = new double[maxPoints * maxRows];
+      directionScores = new double[maxPoints * maxRows];
       base = new double[maxPoints * maxRows];
       logWeight = new double[maxRows];
       terms = new double[maxRows + 1];
@@ -424,14 +453,19 @@ final class MiniBatchImplicitTrainer implements Trainer {
       zeta = new double[maxPoints];
       omega = new double[maxPoints];
       a = new double[unknowns];
-      trial = new double[unknowns];
       gradient = new double[unknowns];
-      hessian = new double[unknowns * unknowns];
       direction = new double[unknowns];
-      e = new double[maxRows];
-      m = new double[maxRows * maxRows];
+      residual = new double[unknowns];
+      preconditioned = new double[unknowns];
+      conjugate = new double[unknowns];
+      product = new double[unknowns];
+      pointTerms = new double[maxPoints * maxRows];
+      diagonalCurvature = new double[maxPoints * maxRows];
+      projected = new double[maxPoints * maxRows];
+      diagonal = new double[unknowns];
       lambda = new double[maxRows];
       coef = new float[maxRows];
+      moves = new double[maxRows * maxPoints];
     }
 
     /**
@@ -483,37 +517,50 @@ final class MiniBatchImplicitTrainer implements Trainer {
           base[point * q + t] = scores[point * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
         }
       }
+      solve(j, size, q, r, logC, c);
+      lastItem = item;
+      apply(j, from, size, rowsFrom, q, r, c);
+      return lossSum;
+    }
+
+    /** Newton's method with an Armijo line search on Φ from A = 0; leaves A in a, ω_i in omega. */
+    private void solve(int j, int size, int q, int r, double logC, double c) {
       int unknowns = q * r;
       Arrays.fill(a, 0, unknowns, 0);
-      double phi = objective(a, j, size, q, r, logC, c);
+      double[] now = scores;
+      double[] trial = trialScores;
+      Arrays.fill(now, 0, size * q, 0);
+      double normA = 0;
+      double phi = objective(now, normA, j, size, q, logC, c);
       int iterations = 0;
       while (iterations < MAX_NEWTON_ITERATIONS) {
         iterations++;
-        assemble(j, size, q, r);
-        kernels.matrixOps().choleskyFactor(unknowns, hessian, 0, unknowns);
-        for (int p = 0; p < unknowns; p++) {
-          direction[p] = -gradient[p];
-        }
-        kernels.matrixOps().choleskySolve(unknowns, 1, hessian, 0, unknowns, direction, 0, 1);
-        double slope = 0;
-        for (int p = 0; p < unknowns; p++) {
-          slope += gradient[p] * direction[p];
-        }
+        gradientAndDiagonal(j, size, q, r);
+        double slope = newtonDirection(j, size, q, r);
+        project(j, size, q, r, direction, directionScores);
+        double cross = weightedDot(a, direction, q, r);
+        double normD = weightedDot(direction, direction, q, r);
         if (-slope / 2 <= options.innerTolerance() * Math.max(1, phi)) {
           // Within tolerance in Φ; the full step left (quadratically convergent here) squares the
           // error in A.
           for (int p = 0; p < unknowns; p++) {
             a[p] += direction[p];
           }
+          for (int p = 0; p < size * q; p++) {
+            now[p] += directionScores[p];
+          }
+          normA += 2 * cross + normD;
           break;
         }
         double length = 1;
         double next = Double.NaN;
+        double trialNorm = normA;
         for (int halving = 0; halving < 60; halving++) {
-          for (int p = 0; p < unknowns; p++) {
-            trial[p] = a[p] + length * direction[p];
+          for (int p = 0; p < size * q; p++) {
+            trial[p] = now[p] + length * directionScores[p];
           }
-          next = objective(trial, j, size, q, r, logC, c);
+          trialNorm = normA + length * (2 * cross + length * normD);
+          next = objective(trial, trialNorm, j, size, q, logC, c);
           if (next <= phi + 0.25 * length * slope) {
             break;
           }
@@ -522,125 +569,219 @@ final class MiniBatchImplicitTrainer implements Trainer {
         if (!(next < phi)) {
           break; // rounding: no decrease left to find
         }
-        System.arraycopy(trial, 0, a, 0, unknowns);
+        for (int p = 0; p < unknowns; p++) {
+          a[p] += length * direction[p];
+        }
+        double[] swap = now;
+        now = trial;
+        trial = swap;
+        normA = trialNorm;
         phi = next;
       }
-      objective(a, j, size, q, r, logC, c); // ω_i at the solution
+      objective(now, normA, j, size, q, logC, c); // ω_i at the solution
       newtonIterations.addAndGet(iterations);
       solves.incrementAndGet();
-      apply(j, from, size, rowsFrom, q, r, c);
-      return lossSum;
     }
 
     /**
-     * Φ(A); leaves ζ_i, ω_i and the term weights π_ik (per point, per row slot) for the
-     * derivatives.
+     * Φ at the point whose scores are s and whose Σ_k (1 + λ_k)‖a_k‖² is norm; leaves ζ_i, ω_i and,
+     * per point and row slot, e_i: the softmax weights π_ik of the terms of d_i at t ≠ y_i and −Σ_k
+     * π_ik at y_i.
      */
-    private double objective(double[] aa, int j, int size, int q, int r, double logC, double c) {
-      double[] b = basisB[j];
+    private double objective(
+        double[] s, double norm, int j, int size, int q, double logC, double c) {
       int[] slot = labelSlot[j];
       for (int point = 0; point < size; point++) {
         int ty = slot[point];
-        double bay = dotB(b, aa, point, ty, r, size);
-        int count = 0;
-        terms[count++] = 0;
+        int row = point * q;
+        double sy = s[row + ty];
+        // log d_i and the weights from one exp per term (d_i's constant term 1 is e^0).
+        double max = 0;
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            terms[count++] = base[point * q + t] + dotB(b, aa, point, t, r, size) - bay;
+            weights[row + t] = base[row + t] + s[row + t] - sy;
+            max = Math.max(max, weights[row + t]);
           }
         }
-        double logD = kernels.vectorOps().logSumExp(count, terms, 0);
-        int at = 1;
+        double sum = Math.exp(-max);
         for (int t = 0; t < q; t++) {
-          weights[point * q + t] = t == ty ? 0 : Math.exp(terms[at++] - logD);
+          if (t != ty) {
+            weights[row + t] = Math.exp(weights[row + t] - max);
+            sum += weights[row + t];
+          }
         }
-        zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + logD;
+        double inverse = 1 / sum;
+        double total = 0;
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            weights[row + t] *= inverse;
+            total += weights[row + t];
+          }
+        }
+        weights[row + ty] = -total;
+        zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + max + Math.log(sum);
       }
       kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, size, zeta, 0, omega, 0);
-      double phi = 0;
+      double phi = norm;
       for (int point = 0; point < size; point++) {
         phi += (1 + omega[point]) * (1 + omega[point]);
-      }
-      for (int t = 0; t < q; t++) {
-        double norm2 = 0;
-        for (int l = 0; l < r; l++) {
-          norm2 += aa[t * r + l] * aa[t * r + l];
-        }
-        phi += (1 + lambda[t]) * norm2;
       }
       return phi;
     }
 
-    /** b_i · a_t with b_i the column i of B (rank × size). */
-    private double dotB(double[] b, double[] aa, int i, int t, int r, int size) {
+    /**
+     * ∇Φ = 2(1 + λ_t) a_t + Σ_i 2ω_i e_it b_i, and the diagonal of ∇²Φ, the preconditioner: with
+     * M_i = 2ω_i (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) + 2ω_i/(1 + ω_i) e_i e_iᵀ,
+     * ∇²Φ = 2 diag(1 + λ) ⊗ I + Σ_i M_i ⊗ b_i b_iᵀ.
+     */
+    private void gradientAndDiagonal(int j, int size, int q, int r) {
+      double[] b = basisB[j];
+      int[] slot = labelSlot[j];
+      for (int point = 0; point < size; point++) {
+        int ty = slot[point];
+        double w = omega[point];
+        double outer = -2 * w * w / (1 + w);
+        for (int t = 0; t < q; t++) {
+          double e = weights[point * q + t];
+          pointTerms[point * q + t] = 2 * w * e;
+          // M_tt: 2ω π_t at t ≠ y, 2ω Σ π = −2ω e_y at y, plus the outer term.
+          diagonalCurvature[point * q + t] = outer * e * e + 2 * w * (t == ty ? -e : e);
+        }
+      }
+      for (int t = 0; t < q; t++) {
+        double ridge = 2 * (1 + lambda[t]);
+        for (int l = 0; l < r; l++) {
+          double g = ridge * a[t * r + l];
+          double d = ridge;
+          for (int point = 0; point < size; point++) {
+            double bl = b[l * size + point];
+            g += pointTerms[point * q + t] * bl;
+            d += diagonalCurvature[point * q + t] * bl * bl;
+          }
+          gradient[t * r + l] = g;
+          diagonal[t * r + l] = d;
+        }
+      }
+    }
+
+    /**
+     * The Newton direction −(∇²Φ)⁻¹∇Φ by conjugate gradients preconditioned by the diagonal, at
+     * most 2·unknowns iterations (exact arithmetic needs unknowns); returns its slope ∇Φ·direction.
+     */
+    private double newtonDirection(int j, int size, int q, int r) {
+      int unknowns = q * r;
+      double gg = 0;
+      for (int p = 0; p < unknowns; p++) {
+        direction[p] = 0;
+        residual[p] = -gradient[p];
+        preconditioned[p] = residual[p] / diagonal[p];
+        conjugate[p] = preconditioned[p];
+        gg += gradient[p] * gradient[p];
+      }
+      double target = gg * CG_RELATIVE_RESIDUAL * CG_RELATIVE_RESIDUAL;
+      double rz = dot(residual, preconditioned, unknowns);
+      for (int iteration = 0; iteration < 2 * unknowns && rz > 0; iteration++) {
+        hessianTimes(j, size, q, r, conjugate, product);
+        double pHp = dot(conjugate, product, unknowns);
+        if (!(pHp > 0)) {
+          break; // rounding: the Krylov space is exhausted
+        }
+        double alpha = rz / pHp;
+        double rr = 0;
+        for (int p = 0; p < unknowns; p++) {
+          direction[p] += alpha * conjugate[p];
+          residual[p] -= alpha * product[p];
+          rr += residual[p] * residual[p];
+        }
+        if (rr <= target) {
+          break;
+        }
+        double rzNext = 0;
+        for (int p = 0; p < unknowns; p++) {
+          preconditioned[p] = residual[p] / diagonal[p];
+          rzNext += residual[p] * preconditioned[p];
+        }
+        double ratio = rzNext / rz;
+        for (int p = 0; p < unknowns; p++) {
+          conjugate[p] = preconditioned[p] + ratio * conjugate[p];
+        }
+        rz = rzNext;
+      }
+      return dot(gradient, direction, unknowns);
+    }
+
+    /**
+     * out = ∇²Φ v: v's scores b_i · v_t, each point's M_i applied to them, and back onto the b_i.
+     */
+    private void hessianTimes(int j, int size, int q, int r, double[] v, double[] out) {
+      project(j, size, q, r, v, projected);
+      int[] slot = labelSlot[j];
+      for (int point = 0; point < size; point++) {
+        int row = point * q;
+        int ty = slot[point];
+        double w = omega[point];
+        double sy = projected[row + ty];
+        double es = 0;
+        for (int t = 0; t < q; t++) {
+          es += weights[row + t] * projected[row + t];
+        }
+        double outer = -2 * w * w / (1 + w) * es;
+        double yTerm = 0;
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            double pi = 2 * w * weights[row + t] * (projected[row + t] - sy);
+            pointTerms[row + t] = pi + outer * weights[row + t];
+            yTerm -= pi;
+          }
+        }
+        pointTerms[row + ty] = yTerm + outer * weights[row + ty];
+      }
+      double[] b = basisB[j];
+      for (int t = 0; t < q; t++) {
+        double ridge = 2 * (1 + lambda[t]);
+        for (int l = 0; l < r; l++) {
+          double sum = ridge * v[t * r + l];
+          for (int point = 0; point < size; point++) {
+            sum += pointTerms[point * q + t] * b[l * size + point];
+          }
+          out[t * r + l] = sum;
+        }
+      }
+    }
+
+    /** out[i·q + t] = b_i · v_t. */
+    private void project(int j, int size, int q, int r, double[] v, double[] out) {
+      double[] b = basisB[j];
+      for (int point = 0; point < size; point++) {
+        for (int t = 0; t < q; t++) {
+          double sum = 0;
+          for (int l = 0; l < r; l++) {
+            sum += b[l * size + point] * v[t * r + l];
+          }
+          out[point * q + t] = sum;
+        }
+      }
+    }
+
+    /** Σ_t (1 + λ_t) x_t · y_t. */
+    private double weightedDot(double[] x, double[] y, int q, int r) {
       double sum = 0;
-      for (int l = 0; l < r; l++) {
-        sum += b[l * size + i] * aa[t * r + l];
+      for (int t = 0; t < q; t++) {
+        double part = 0;
+        for (int l = 0; l < r; l++) {
+          part += x[t * r + l] * y[t * r + l];
+        }
+        sum += (1 + lambda[t]) * part;
       }
       return sum;
     }
 
-    /**
-     * The gradient and the lower triangle of the Hessian of Φ at the point of the last {@link
-     * #objective}.
-     */
-    private void assemble(int j, int size, int q, int r) {
-      int unknowns = q * r;
-      double[] b = basisB[j];
-      int[] slot = labelSlot[j];
-      Arrays.fill(hessian, 0, unknowns * unknowns, 0);
-      for (int t = 0; t < q; t++) {
-        for (int l = 0; l < r; l++) {
-          int p = t * r + l;
-          gradient[p] = 2 * (1 + lambda[t]) * a[p];
-          hessian[p * unknowns + p] = 2 * (1 + lambda[t]);
-        }
+    private static double dot(double[] x, double[] y, int n) {
+      double sum = 0;
+      for (int p = 0; p < n; p++) {
+        sum += x[p] * y[p];
       }
-      for (int point = 0; point < size; point++) {
-        int ty = slot[point];
-        double w = omega[point];
-        double sum = 0;
-        for (int t = 0; t < q; t++) {
-          e[t] = weights[point * q + t];
-          sum += e[t];
-        }
-        e[ty] = -sum;
-        // M = 2ω (Σ_t π_t (δ_t − δ_y)(δ_t − δ_y)ᵀ − e eᵀ) + 2ω/(1 + ω) e eᵀ.
-        double outer = 2 * w / (1 + w) - 2 * w;
-        for (int t = 0; t < q; t++) {
-          for (int s = 0; s <= t; s++) {
-            m[t * q + s] = outer * e[t] * e[s];
-          }
-        }
-        for (int t = 0; t < q; t++) {
-          if (t != ty) {
-            double pi = 2 * w * weights[point * q + t];
-            m[t * q + t] += pi;
-            m[Math.max(t, ty) * q + Math.min(t, ty)] -= pi;
-            m[ty * q + ty] += pi;
-          }
-        }
-        for (int t = 0; t < q; t++) {
-          double g = 2 * w * e[t];
-          for (int l = 0; l < r; l++) {
-            gradient[t * r + l] += g * b[l * size + point];
-          }
-          for (int s = 0; s <= t; s++) {
-            double mts = m[t * q + s];
-            if (mts == 0) {
-              continue;
-            }
-            for (int l = 0; l < r; l++) {
-              double bl = mts * b[l * size + point];
-              int row = (t * r + l) * unknowns + s * r;
-              int lMax = s == t ? l : r - 1;
-              for (int l2 = 0; l2 <= lMax; l2++) {
-                hessian[row + l2] += bl * b[l2 * size + point];
-              }
-            }
-          }
-        }
-      }
+      return sum;
     }
 
     /** u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k. */
@@ -658,18 +799,53 @@ final class MiniBatchImplicitTrainer implements Trainer {
         }
       }
       double[] tt = basisT[j];
-      for (int point = 0; point < size; point++) {
-        for (int t = 0; t < q; t++) {
+      for (int t = 0; t < q; t++) {
+        for (int point = 0; point < size; point++) {
           double sum = 0;
           for (int l = 0; l < r; l++) {
             sum += tt[l * size + point] * a[t * r + l];
           }
-          coef[t] = (float) (sum / rowScale[itemRows[rowsFrom + t]]);
+          moves[t * size + point] = sum;
+        }
+      }
+      for (int point = 0; point < size; point++) {
+        for (int t = 0; t < q; t++) {
+          coef[t] = (float) (moves[t * size + point] / rowScale[itemRows[rowsFrom + t]]);
         }
         data.move(
             kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
       }
     }
+  }
+
+  /**
+   * Thread 0's last mini-batch step: its datapoints, its rows (L_j, then C), how many are sampled,
+   * β_k of each row, ω_i = u_i − ũ_i + c, and moves[t·|S_j| + i], the weight of x̃_i in the move of
+   * row t (before its scale g_k).
+   */
+  record Solution(
+      int[] points, int[] rows, int sampled, double[] beta, double[] omega, double[] moves) {}
+
+  Solution lastSolution() {
+    Newton solver = solvers[0];
+    int item = solver.lastItem;
+    if (item < 0) {
+      throw new IllegalStateException("no mini-batch solved yet");
+    }
+    int j = itemBatch[item];
+    int size = batchStart[j + 1] - batchStart[j];
+    int[] rows = Arrays.copyOfRange(itemRows, itemRowStart[item], itemRowStart[item + 1]);
+    double[] rowBeta = new double[rows.length];
+    for (int t = 0; t < rows.length; t++) {
+      rowBeta[t] = beta[rows[t]];
+    }
+    return new Solution(
+        Arrays.copyOfRange(batchPoints, batchStart[j], batchStart[j + 1]),
+        rows,
+        itemClasses[item],
+        rowBeta,
+        Arrays.copyOf(solver.omega, size),
+        Arrays.copyOf(solver.moves, rows.length * size));
   }
 
   @Override

@@ -117,6 +117,149 @@ class ImplicitSgdTest {
   }
 
   /**
+   * The mini-batch step (App. F.3) against its definition, in the original variables rather than
+   * the solver's basis: the new u_i and w̃_k must zero the gradient of 2η f_{j,C}(u, W) + ‖u − ũ‖²
+   * + ‖W − W̃‖², f_{j,C} = s Σ_i (u_i + e^{−u_i} d_i) + (μ/2) Σ_k β_k ‖w̃_k‖² with s = J/N, to
+   * 1e-10 relative to the gradient's terms; with full rank (D + 1 ≥ n) and without (D + 1 < n), at
+   * learning rates from gentle to large and weights from small to large.
+   */
+  @Test
+  void miniBatchStepZeroesTheGradientOfItsImplicitProblem() {
+    int rows = 30;
+    int classes = 12;
+    int points = 5;
+    int sampled = 4;
+    int batches = (rows + points - 1) / points;
+    double ridge = 0.05;
+    for (int columns : new int[] {6, 2}) {
+      Dataset data = SyntheticData.linearSoftmax(rows, columns, classes, 1.0, 3).data();
+      for (double rate : new double[] {0.1, 3, 100}) {
+        for (double scale : new double[] {0.5, 3}) {
+          LinearModel model = randomModel(classes, columns, scale, 8);
+          LinearModel before = randomModel(classes, columns, scale, 8);
+          DoubleSumOptions o =
+              new DoubleSumOptions(
+                  Method.IMPLICIT_SGD_BATCH,
+                  rate,
+                  0.9,
+                  1,
+                  ridge,
+                  1,
+                  1,
+                  points,
+                  sampled,
+                  1e-14,
+                  5,
+                  1);
+          MiniBatchImplicitTrainer.Solution solution;
+          try (MiniBatchImplicitTrainer trainer =
+              new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
+            trainer.step();
+            solution = trainer.lastSolution();
+          }
+          String where = "D = " + columns + ", rate " + rate + ", scale " + scale;
+          assertOptimal(data, before, solution, rate, rate * batches / rows, ridge, where);
+        }
+      }
+    }
+  }
+
+  /** x̃_i = (x_i, 1) in double. */
+  private static double[] extended(Dataset data, int i) {
+    double[] x = new double[data.columns() + 1];
+    for (int d = 0; d < data.columns(); d++) {
+      x[d] = data.features().get(i, d);
+    }
+    x[data.columns()] = 1;
+    return x;
+  }
+
+  private static void assertOptimal(
+      Dataset data,
+      LinearModel before,
+      MiniBatchImplicitTrainer.Solution solution,
+      double rate,
+      double c,
+      double ridge,
+      String where) {
+    int width = data.columns() + 1;
+    int q = solution.rows().length;
+    int size = solution.points().length;
+    int labelled = q - solution.sampled();
+    double rho = (data.classes() - labelled) / (double) solution.sampled();
+    double[][] x = new double[size][];
+    double[] uOld = new double[size];
+    double[] uNew = new double[size];
+    for (int p = 0; p < size; p++) {
+      x[p] = extended(data, solution.points()[p]);
+      uOld[p] = Math.log(data.classes());
+      uNew[p] = uOld[p] - c + solution.omega()[p];
+    }
+    double[][] wOld = new double[q][width];
+    double[][] wNew = new double[q][width];
+    for (int t = 0; t < q; t++) {
+      int k = solution.rows()[t];
+      double shrink = 1 / (1 + rate * ridge * solution.beta()[t]);
+      for (int d = 0; d < width; d++) {
+        wOld[t][d] =
+            d < data.columns() ? before.weights()[k * data.columns() + d] : before.biases()[k];
+        wNew[t][d] = shrink * wOld[t][d];
+        for (int p = 0; p < size; p++) {
+          wNew[t][d] += solution.moves()[t * size + p] * x[p][d];
+        }
+      }
+    }
+    double[][] gradientW = new double[q][width];
+    double[][] magnitudeW = new double[q][width];
+    for (int p = 0; p < size; p++) {
+      int y = -1;
+      for (int t = 0; t < q; t++) {
+        if (solution.rows()[t] == data.labels()[solution.points()[p]]) {
+          y = t;
+        }
+      }
+      // e^{−u} d_i = e^{−u} + Σ_k ρ_k e^{z_ik − u}; each term's weight on the gradient of w̃_k.
+      double scaledD = Math.exp(-uNew[p]);
+      double[] term = new double[q];
+      for (int t = 0; t < q; t++) {
+        if (t != y) {
+          double z = 0;
+          for (int d = 0; d < width; d++) {
+            z += x[p][d] * (wNew[t][d] - wNew[y][d]);
+          }
+          term[t] = (t < labelled ? 1 : rho) * Math.exp(z - uNew[p]);
+          scaledD += term[t];
+          term[y] -= term[t];
+        }
+      }
+      double gradientU = 2 * c * (1 - scaledD) + 2 * (uNew[p] - uOld[p]);
+      double magnitudeU = 2 * c * (1 + scaledD) + 2 * Math.abs(uNew[p] - uOld[p]);
+      assertEquals(0, gradientU, 1e-10 * magnitudeU, "∂/∂u of point " + p + ", " + where);
+      for (int t = 0; t < q; t++) {
+        for (int d = 0; d < width; d++) {
+          gradientW[t][d] += 2 * c * term[t] * x[p][d];
+          magnitudeW[t][d] += 2 * c * Math.abs(term[t] * x[p][d]);
+        }
+      }
+    }
+    for (int t = 0; t < q; t++) {
+      double lambda = rate * ridge * solution.beta()[t];
+      for (int d = 0; d < width; d++) {
+        double g = gradientW[t][d] + 2 * lambda * wNew[t][d] + 2 * (wNew[t][d] - wOld[t][d]);
+        double magnitude =
+            magnitudeW[t][d]
+                + 2 * lambda * Math.abs(wNew[t][d])
+                + 2 * Math.abs(wNew[t][d] - wOld[t][d]);
+        assertEquals(
+            0,
+            g,
+            1e-10 * Math.max(magnitude, 1e-300),
+            "∂/∂w̃ of row " + solution.rows()[t] + ", weight " + d + ", " + where);
+      }
+    }
+  }
+
+  /**
    * Proposition 2: Implicit SGD's step grows only linearly in z − u, so its log-loss stays finite
    * at every learning rate of the grid and beyond. On the unit-norm problem |z − u| stays below
    * 100; on the same data with row norms spread over two decades, as raw count features are, it
