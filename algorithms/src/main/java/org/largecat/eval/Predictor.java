@@ -1,19 +1,27 @@
 package org.largecat.eval;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.largecat.data.Features;
 import org.largecat.kernel.Kernels;
+import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.model.ScoreModel;
 
 /**
- * The class probabilities of a {@link LinearModel} for one example at a time: all K utilities ψ = W
- * x + b by one gather-dot, then the link's log-probabilities — closed form for the softmax, {@link
+ * The class probabilities of a {@link ScoreModel} for one example at a time: all K utilities by one
+ * gather-dot, ψ = W x + b for a {@link LinearModel}, ψ = U h + b with h = Σ_j x_j v_j for a {@link
+ * FactorizedModel}, then the link's log-probabilities — closed form for the softmax, {@link
  * UtilityModelQuadrature} for probit and logistic. One per thread; reused.
  */
 public final class Predictor {
-  private final LinearModel model;
+  private final ScoreModel model;
   private final Kernels kernels;
+
+  /** A factorized model's h(x); null for a linear model. */
+  private final float[] embedding;
+
   private final int[] allClasses;
   private final UtilityModelQuadrature quadrature;
 
@@ -23,8 +31,9 @@ public final class Predictor {
    */
   private long example;
 
-  public Predictor(LinearModel model, Kernels kernels) {
+  public Predictor(ScoreModel model, Kernels kernels) {
     this.model = model;
+    this.embedding = model instanceof FactorizedModel f ? new float[f.rank()] : null;
     this.kernels = kernels;
     this.quadrature =
         model.link() == Link.SOFTMAX
@@ -38,7 +47,7 @@ public final class Predictor {
   }
 
   /**
-   * psi[k] = w_k · x_row + b_k for every class.
+   * psi[k] = ψ_k(x_row) for every class: w_k · x_row + b_k, or u_k · h(x_row) + b_k.
    *
    * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features
    *     overflow)
@@ -53,16 +62,36 @@ public final class Predictor {
    */
   public void utilities(Features x, int row, long example, double[] psi) {
     this.example = example;
-    x.gatherDot(
-        kernels.vectorOps(),
-        model.weights(),
-        model.classes(),
-        row,
-        allClasses,
-        0,
-        allClasses.length,
-        psi,
-        0);
+    switch (model) {
+      case LinearModel linear ->
+          x.gatherDot(
+              kernels.vectorOps(),
+              linear.weights(),
+              linear.classes(),
+              row,
+              allClasses,
+              0,
+              allClasses.length,
+              psi,
+              0);
+      case FactorizedModel f -> {
+        Arrays.fill(embedding, 0f);
+        x.embed(kernels.vectorOps(), f.inputs(), f.rank(), row, embedding, 0);
+        kernels
+            .vectorOps()
+            .gatherDot(
+                f.outputs(),
+                f.classes(),
+                f.rank(),
+                allClasses,
+                0,
+                allClasses.length,
+                embedding,
+                0,
+                psi,
+                0);
+      }
+    }
     double[] b = model.biases();
     for (int k = 0; k < psi.length; k++) {
       psi[k] += b[k];
