@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,7 +256,7 @@ final class Vocab {
         for (int i = 0; i < order.length; i++) {
           order[i] = from + i;
         }
-        java.util.Arrays.sort(order, (a, b) -> Float.compare(x.values()[a], x.values()[b]));
+        Arrays.sort(order, (a, b) -> Float.compare(x.values()[a], x.values()[b]));
         for (int i : order) {
           out.write(' ');
           out.write(words.get(x.indices()[i]));

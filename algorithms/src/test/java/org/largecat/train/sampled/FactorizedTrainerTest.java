@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
@@ -53,11 +55,7 @@ class FactorizedTrainerTest {
     }
     Features sparse =
         new SparseFeatures(
-            x.rows(),
-            x.columns(),
-            indptr,
-            java.util.Arrays.copyOf(indices, at),
-            java.util.Arrays.copyOf(values, at));
+            x.rows(), x.columns(), indptr, Arrays.copyOf(indices, at), Arrays.copyOf(values, at));
     return new Dataset(sparse, dense.labels(), dense.classes());
   }
 
@@ -185,8 +183,8 @@ class FactorizedTrainerTest {
   void recoversAKnownRankFourModel() {
     int rank = 4;
     FactorizedSet all = SyntheticData.factorizedSoftmax(44_000, 60, 40, rank, 0.5, 0.1, 17);
-    Dataset train = all.data().subset(java.util.stream.IntStream.range(0, 40_000).toArray());
-    Dataset test = all.data().subset(java.util.stream.IntStream.range(40_000, 44_000).toArray());
+    Dataset train = all.data().subset(IntStream.range(0, 40_000).toArray());
+    Dataset test = all.data().subset(IntStream.range(40_000, 44_000).toArray());
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
