@@ -80,6 +80,27 @@ public record DenseFeatures(int rows, int columns, float[] values) implements Fe
   }
 
   @Override
+  public void embed(VectorOps ops, float[] table, int width, int row, float[] h, int hOff) {
+    for (int j = 0, at = row * columns; j < columns; j++) {
+      if (values[at + j] != 0) {
+        ops.axpy(width, values[at + j], table, j * width, h, hOff);
+      }
+    }
+  }
+
+  @Override
+  public int nonzeros(int row, int[] columns, float[] values, int off) {
+    int count = 0;
+    for (int j = 0, at = row * this.columns; j < this.columns; j++) {
+      if (this.values[at + j] != 0) {
+        columns[off + count] = j;
+        values[off + count++] = this.values[at + j];
+      }
+    }
+    return count;
+  }
+
+  @Override
   public double squaredNorm(int row) {
     double sum = 0;
     for (int j = row * columns, end = j + columns; j < end; j++) {

@@ -57,6 +57,18 @@ public sealed interface Features permits DenseFeatures, SparseFeatures {
       float[] y,
       int yOff);
 
+  /**
+   * h[hOff..hOff+width) += Σ_j x_row[j] · E[j], E the D x width row-major table {@code table}: the
+   * embedding of row {@code row} (the input side of a factorized model).
+   */
+  void embed(VectorOps ops, float[] table, int width, int row, float[] h, int hOff);
+
+  /**
+   * Writes row {@code row}'s nonzero columns, increasing, and their values at columns[off..),
+   * values[off..), and returns their count (at most D).
+   */
+  int nonzeros(int row, int[] columns, float[] values, int off);
+
   /** Returns ||x_row||². */
   double squaredNorm(int row);
 

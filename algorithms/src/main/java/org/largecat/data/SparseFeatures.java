@@ -149,6 +149,23 @@ public record SparseFeatures(int rows, int columns, int[] indptr, int[] indices,
   }
 
   @Override
+  public void embed(VectorOps ops, float[] table, int width, int row, float[] h, int hOff) {
+    int from = indptr[row];
+    if (rowLength(row) > 0) {
+      ops.gatherAxpy(table, columns, width, indices, from, rowLength(row), values, from, h, hOff);
+    }
+  }
+
+  @Override
+  public int nonzeros(int row, int[] columns, float[] values, int off) {
+    int from = indptr[row];
+    int count = rowLength(row);
+    System.arraycopy(indices, from, columns, off, count);
+    System.arraycopy(this.values, from, values, off, count);
+    return count;
+  }
+
+  @Override
   public double squaredNorm(int row) {
     double sum = 0;
     for (int j = indptr[row]; j < indptr[row + 1]; j++) {

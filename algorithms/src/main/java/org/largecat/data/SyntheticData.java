@@ -139,6 +139,114 @@ public final class SyntheticData {
     return new SyntheticSet(new Dataset(features, labels, classes), w, b);
   }
 
+  /**
+   * Rank-r softmax data: each x_nd is nonzero with probability {@code density} (then N(0, 1)),
+   * V_dj, U_kj ~ N(0, weightScale²), b_k ~ N(0, 1), and y_n drawn from softmax(U h_n + b), h_n =
+   * Σ_d x_nd v_d, by inverting its distribution function. Below density 1 the nonzeros are found by
+   * geometric gaps, so a row costs O(nnz + K·r) and a sparse set with large D is cheap; the
+   * features are stored sparse, dense at density 1.
+   */
+  public static FactorizedSet factorizedSoftmax(
+      int rows, int columns, int classes, int rank, double weightScale, double density, long seed) {
+    requirePositive("rows", rows);
+    requirePositive("columns", columns);
+    requirePositive("classes", classes);
+    requirePositive("rank", rank);
+    if (!(weightScale > 0 && weightScale < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "weightScale = " + weightScale + " must be positive and finite");
+    }
+    if (!(density > 0 && density <= 1)) {
+      throw new IllegalArgumentException("density = " + density + " must be in (0, 1]");
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    float[] v =
+        new float[MemoryBudget.arrayLength("the input weights, D × r", Float.BYTES, columns, rank)];
+    float[] u =
+        new float
+            [MemoryBudget.arrayLength("the output weights, K × r", Float.BYTES, classes, rank)];
+    double[] b = new double[classes];
+    for (float[] table : new float[][] {v, u}) {
+      for (int i = 0; i < table.length; i++) {
+        table[i] = (float) (weightScale * random.nextGaussian());
+      }
+    }
+    for (int k = 0; k < classes; k++) {
+      b[k] = random.nextGaussian();
+    }
+    boolean dense = density == 1;
+    long expected = (long) Math.ceil(1.2 * density * rows * columns) + columns;
+    float[] values =
+        new float
+            [MemoryBudget.arrayLength(
+                "the features' stored values, about 1.2 × density × N × D", Float.BYTES, expected)];
+    int[] indices = new int[values.length];
+    int[] indptr = new int[rows + 1];
+    int[] labels = new int[rows];
+    double[] h = new double[rank];
+    double[] score = new double[classes];
+    double logKeep = Math.log1p(-density);
+    for (int n = 0; n < rows; n++) {
+      int at = indptr[n];
+      Arrays.fill(h, 0);
+      // The gap to the next nonzero is geometric: Bernoulli(density) for every column.
+      for (long j = dense ? 0 : gap(random, logKeep);
+          j < columns;
+          j += dense ? 1 : 1 + gap(random, logKeep)) {
+        if (at == values.length) {
+          values = Arrays.copyOf(values, values.length + values.length / 2 + columns);
+          indices = Arrays.copyOf(indices, values.length);
+        }
+        float x = (float) random.nextGaussian();
+        values[at] = x;
+        indices[at++] = (int) j;
+        for (int c = 0; c < rank; c++) {
+          h[c] += (double) x * v[(int) j * rank + c];
+        }
+      }
+      indptr[n + 1] = at;
+      double max = Double.NEGATIVE_INFINITY;
+      for (int k = 0; k < classes; k++) {
+        double psi = b[k];
+        for (int c = 0; c < rank; c++) {
+          psi += h[c] * u[k * rank + c];
+        }
+        score[k] = psi;
+        max = Math.max(max, psi);
+      }
+      double total = 0;
+      for (int k = 0; k < classes; k++) {
+        score[k] = Math.exp(score[k] - max);
+        total += score[k];
+      }
+      double target = random.nextDouble() * total;
+      int k = 0;
+      double running = score[0];
+      while (running <= target && k < classes - 1) {
+        running += score[++k];
+      }
+      labels[n] = k;
+    }
+    Features features;
+    if (dense) {
+      features = new DenseFeatures(rows, columns, Arrays.copyOf(values, indptr[rows]));
+    } else {
+      features =
+          new SparseFeatures(
+              rows,
+              columns,
+              indptr,
+              Arrays.copyOf(indices, indptr[rows]),
+              Arrays.copyOf(values, indptr[rows]));
+    }
+    return new FactorizedSet(new Dataset(features, labels, classes), rank, v, u, b);
+  }
+
+  /** The number of columns skipped before the next nonzero: ⌊log U / log(1 − density)⌋. */
+  private static long gap(SplittableRandom random, double logKeep) {
+    return (long) Math.floor(Math.log(random.nextDouble(Double.MIN_NORMAL, 1.0)) / logKeep);
+  }
+
   private static void requirePositive(String name, int value) {
     if (value < 1) {
       throw new IllegalArgumentException(name + " = " + value + " must be >= 1");

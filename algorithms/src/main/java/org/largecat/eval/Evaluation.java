@@ -8,10 +8,10 @@ import java.util.concurrent.Executors;
 import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
-import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
 
 /**
- * Exact evaluation of a {@link LinearModel} on a dataset: the mean log-likelihood per example, the
+ * Exact evaluation of a {@link ScoreModel} on a dataset: the mean log-likelihood per example, the
  * accuracy and the top-k accuracy. All K utilities of each example are computed; the softmax's log
  * p is ψ_y − logsumexp(ψ) (A&R Eq. 1), probit and logistic go through {@link Predictor}. The
  * predicted class is the largest ψ (ties to the smaller index), which is the most probable class
@@ -36,7 +36,7 @@ public final class Evaluation {
    * chunks.
    */
   public static Result evaluate(
-      LinearModel model, Dataset data, Kernels kernels, int topK, int threads) {
+      ScoreModel model, Dataset data, Kernels kernels, int topK, int threads) {
     Accumulator sum = new Accumulator(model, kernels, topK, threads);
     sum.add(data);
     return sum.result();
@@ -47,7 +47,7 @@ public final class Evaluation {
    * {@link #evaluate} gives on the whole set.
    */
   public static final class Accumulator {
-    private final LinearModel model;
+    private final ScoreModel model;
     private final Kernels kernels;
     private final int topK;
     private final int threads;
@@ -59,7 +59,7 @@ public final class Evaluation {
     private long correctTopK;
     private long examples;
 
-    public Accumulator(LinearModel model, Kernels kernels, int topK, int threads) {
+    public Accumulator(ScoreModel model, Kernels kernels, int topK, int threads) {
       if (topK < 1 || threads < 1) {
         throw new IllegalArgumentException(
             "topK = " + topK + " and threads = " + threads + " must be >= 1");

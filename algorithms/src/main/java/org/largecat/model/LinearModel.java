@@ -2,13 +2,13 @@ package org.largecat.model;
 
 import java.util.Objects;
 import org.largecat.MemoryBudget;
-import org.largecat.data.Dataset;
 
 /**
  * A linear categorical model: mean utilities ψ_k = w_k · x + b_k (A&R §4), weights K x D row-major
  * float, biases double, and the {@link Link} that turns utilities into probabilities.
  */
-public record LinearModel(Link link, int classes, int columns, float[] weights, double[] biases) {
+public record LinearModel(Link link, int classes, int columns, float[] weights, double[] biases)
+    implements ScoreModel {
 
   public LinearModel {
     Objects.requireNonNull(link, "link");
@@ -48,20 +48,5 @@ public record LinearModel(Link link, int classes, int columns, float[] weights, 
         "a model of K = " + classes + " classes and D = " + columns + " features");
     return MemoryBudget.arrayLength(
         count, Float.BYTES, "K × D = " + classes + " × " + columns + " weights");
-  }
-
-  /** Refuses {@code data} whose K or D differs from this model's. */
-  public void requireShapeOf(Dataset data) {
-    if (classes != data.classes() || columns != data.columns()) {
-      throw new IllegalArgumentException(
-          "model is K = "
-              + classes
-              + ", D = "
-              + columns
-              + " but the data are K = "
-              + data.classes()
-              + ", D = "
-              + data.columns());
-    }
   }
 }

@@ -16,16 +16,19 @@ import org.largecat.AtomicWrite;
 import org.largecat.IoErrors;
 
 /**
- * The binary model file: magic {@code LCATMDL1}, format version, link, K, D, the weights (float)
- * and biases (double) big-endian, then the CRC-32 of everything before it. Loading gives back the
- * saved model bit for bit; a file with another magic or version, a header whose shape disagrees
- * with the file's length, a non-finite weight or bias, a short file, trailing bytes or a checksum
- * mismatch is refused with an {@link IOException} that names the file and the reason. Saving
- * replaces the file only once the whole model is on disk ({@link AtomicWrite}).
+ * The binary model file: magic {@code LCATMDL1}, format version, link, K, D, then for a {@link
+ * LinearModel} (version 1) the weights (float) and biases (double), for a {@link FactorizedModel}
+ * (version 2) the rank r, the input table V, the output table U (float) and the biases, all
+ * big-endian, then the CRC-32 of everything before it. Loading gives back the saved model bit for
+ * bit; a file with another magic or version, a header whose shape disagrees with the file's length,
+ * a non-finite weight or bias, a short file, trailing bytes or a checksum mismatch is refused with
+ * an {@link IOException} that names the file and the reason. Saving replaces the file only once the
+ * whole model is on disk ({@link AtomicWrite}).
  */
 public final class ModelFile {
   private static final long MAGIC = 0x4C4341544D444C31L; // "LCATMDL1"
-  private static final int VERSION = 1;
+  private static final int LINEAR = 1;
+  private static final int FACTORIZED = 2;
 
   private ModelFile() {}
 
@@ -33,24 +36,29 @@ public final class ModelFile {
    * Writes {@code model} to {@code file}, replacing it once the whole model is written; a model
    * with a non-finite weight or bias is refused, as {@link #read} would refuse the file.
    */
-  public static void write(LinearModel model, Path file) throws IOException {
-    String nonFinite = nonFinite(model.weights(), model.biases(), model.columns());
+  public static void write(ScoreModel model, Path file) throws IOException {
+    String nonFinite = nonFinite(model);
     if (nonFinite != null) {
       throw new IOException(file + ": not saved: " + nonFinite + " (the run diverged)");
     }
     AtomicWrite.write(file, raw -> writeTo(model, raw));
   }
 
-  private static void writeTo(LinearModel model, OutputStream raw) throws IOException {
+  private static void writeTo(ScoreModel model, OutputStream raw) throws IOException {
     CRC32 crc = new CRC32();
     DataOutputStream out = new DataOutputStream(new CheckedOutputStream(raw, crc));
     out.writeLong(MAGIC);
-    out.writeInt(VERSION);
+    out.writeInt(model instanceof FactorizedModel ? FACTORIZED : LINEAR);
     out.writeUTF(model.link().name());
     out.writeInt(model.classes());
     out.writeInt(model.columns());
-    for (float w : model.weights()) {
-      out.writeFloat(w);
+    switch (model) {
+      case LinearModel linear -> writeFloats(out, linear.weights());
+      case FactorizedModel factorized -> {
+        out.writeInt(factorized.rank());
+        writeFloats(out, factorized.inputs());
+        writeFloats(out, factorized.outputs());
+      }
     }
     for (double b : model.biases()) {
       out.writeDouble(b);
@@ -59,18 +67,48 @@ public final class ModelFile {
     new DataOutputStream(raw).writeInt((int) crc.getValue());
   }
 
-  /** The first non-finite weight or bias, named by class and feature, or null if all are finite. */
-  private static String nonFinite(float[] weights, double[] biases, int columns) {
-    for (int i = 0; i < weights.length; i++) {
-      if (!Float.isFinite(weights[i])) {
-        return "the weight of class "
-            + i / columns
-            + ", feature "
-            + i % columns
-            + " is "
-            + weights[i];
+  private static void writeFloats(DataOutputStream out, float[] values) throws IOException {
+    for (float v : values) {
+      out.writeFloat(v);
+    }
+  }
+
+  private static float[] readFloats(DataInputStream in, int count) throws IOException {
+    float[] values = new float[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = in.readFloat();
+    }
+    return values;
+  }
+
+  /** The first non-finite weight or bias of {@code model}, named, or null if all are finite. */
+  private static String nonFinite(ScoreModel model) {
+    String weight =
+        switch (model) {
+          case LinearModel linear ->
+              nonFinite(linear.weights(), linear.columns(), "the weight of class ", ", feature ");
+          case FactorizedModel f -> {
+            String input =
+                nonFinite(f.inputs(), f.rank(), "the embedding of feature ", ", element ");
+            yield input != null
+                ? input
+                : nonFinite(f.outputs(), f.rank(), "the embedding of class ", ", element ");
+          }
+        };
+    return weight != null ? weight : nonFinite(model.biases());
+  }
+
+  /** The first non-finite entry of a row-major table, named by row and column, or null. */
+  private static String nonFinite(float[] table, int width, String row, String column) {
+    for (int i = 0; i < table.length; i++) {
+      if (!Float.isFinite(table[i])) {
+        return row + i / width + column + i % width + " is " + table[i];
       }
     }
+    return null;
+  }
+
+  private static String nonFinite(double[] biases) {
     for (int k = 0; k < biases.length; k++) {
       if (!Double.isFinite(biases[k])) {
         return "the bias of class " + k + " is " + biases[k];
@@ -79,8 +117,22 @@ public final class ModelFile {
     return null;
   }
 
-  /** Reads a model written by {@link #write}. */
+  /**
+   * Reads a linear model written by {@link #write}; a factorized model's file is refused (read it
+   * with {@link #readScoreModel}).
+   */
   public static LinearModel read(Path file) throws IOException {
+    return switch (readScoreModel(file)) {
+      case LinearModel linear -> linear;
+      case FactorizedModel f ->
+          throw refused(
+              file,
+              "a factorized model of rank " + f.rank() + "; only a linear model can be used here");
+    };
+  }
+
+  /** Reads a model of either kind written by {@link #write}. */
+  public static ScoreModel readScoreModel(Path file) throws IOException {
     CRC32 crc = new CRC32();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
         DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
@@ -88,9 +140,16 @@ public final class ModelFile {
         throw refused(file, "not a largecat model file (wrong magic number)");
       }
       int version = in.readInt();
-      if (version != VERSION) {
+      if (version != LINEAR && version != FACTORIZED) {
         throw refused(
-            file, "model format version " + version + "; this largecat reads version " + VERSION);
+            file,
+            "model format version "
+                + version
+                + "; this largecat reads versions "
+                + LINEAR
+                + " (linear) and "
+                + FACTORIZED
+                + " (factorized)");
       }
       Link link;
       try {
@@ -100,13 +159,29 @@ public final class ModelFile {
       }
       int classes = in.readInt();
       int columns = in.readInt();
-      if (classes < 1 || columns < 0) {
+      int rank = version == FACTORIZED ? in.readInt() : 0;
+      if (classes < 1 || columns < 0 || (version == FACTORIZED && rank < 1)) {
         throw refused(
-            file, "header gives K = " + classes + ", D = " + columns + ", not a valid shape");
+            file,
+            "header gives K = "
+                + classes
+                + ", D = "
+                + columns
+                + (version == FACTORIZED ? ", r = " + rank : "")
+                + ", not a valid shape");
       }
-      // 8 + 4 + the link's UTF bytes + 4 + 4 read so far; then the weights, the biases and the
-      // checksum.
-      long length = 20 + 2 + link.name().length() + 4L * classes * columns + 8L * classes + 4;
+      // 8 + 4 + the link's UTF bytes + 4 + 4 (+ 4 for r) read so far; then the weights, the biases
+      // and the checksum.
+      long weights =
+          version == FACTORIZED ? 4L * rank * ((long) classes + columns) : 4L * classes * columns;
+      long length =
+          20
+              + 2
+              + link.name().length()
+              + (version == FACTORIZED ? 4 : 0)
+              + weights
+              + 8L * classes
+              + 4;
       if (Files.size(file) != length) {
         throw refused(
             file,
@@ -114,40 +189,52 @@ public final class ModelFile {
                 + classes
                 + ", D = "
                 + columns
+                + (version == FACTORIZED ? ", r = " + rank : "")
                 + ", a file of "
                 + length
                 + " bytes, but it has "
                 + Files.size(file)
                 + " (truncated, or not a model of that shape)");
       }
-      float[] weights;
+      ScoreModel model;
       try {
-        weights = new float[LinearModel.weightCount(classes, columns)];
+        if (version == FACTORIZED) {
+          int[] lengths = FactorizedModel.tableLengths(classes, columns, rank);
+          float[] inputs = readFloats(in, lengths[0]);
+          float[] outputs = readFloats(in, lengths[1]);
+          model =
+              new FactorizedModel(
+                  link, classes, columns, rank, inputs, outputs, readBiases(in, classes));
+        } else {
+          float[] w = readFloats(in, LinearModel.weightCount(classes, columns));
+          model = new LinearModel(link, classes, columns, w, readBiases(in, classes));
+        }
       } catch (IllegalArgumentException e) {
         throw refused(file, e.getMessage());
-      }
-      for (int i = 0; i < weights.length; i++) {
-        weights[i] = in.readFloat();
-      }
-      double[] biases = new double[classes];
-      for (int k = 0; k < classes; k++) {
-        biases[k] = in.readDouble();
       }
       int expected = (int) crc.getValue();
       int stored = new DataInputStream(raw).readInt();
       if (stored != expected) {
         throw refused(file, "checksum mismatch (the file is corrupt)");
       }
-      String nonFinite = nonFinite(weights, biases, columns);
+      String nonFinite = nonFinite(model);
       if (nonFinite != null) {
         throw refused(file, nonFinite + " (a model saved from a diverged run); retrain it");
       }
-      return new LinearModel(link, classes, columns, weights, biases);
+      return model;
     } catch (EOFException e) {
       throw refused(file, "the file is truncated");
     } catch (IOException e) {
       throw IoErrors.explain(file, "cannot load model", e);
     }
+  }
+
+  private static double[] readBiases(DataInputStream in, int classes) throws IOException {
+    double[] biases = new double[classes];
+    for (int k = 0; k < classes; k++) {
+      biases[k] = in.readDouble();
+    }
+    return biases;
   }
 
   private static IOException refused(Path file, String reason) {

@@ -116,6 +116,64 @@ class ModelFileTest {
         directory.getMessage().startsWith(dir + ": cannot load model: "), directory.getMessage());
   }
 
+  private FactorizedModel factorized() {
+    FactorizedModel m = FactorizedModel.zeros(Link.SOFTMAX, 3, 5, 2);
+    for (int i = 0; i < m.inputs().length; i++) {
+      m.inputs()[i] = (float) Math.cos(i);
+    }
+    for (int i = 0; i < m.outputs().length; i++) {
+      m.outputs()[i] = -i * 1e-3f;
+    }
+    m.biases()[1] = 0.25;
+    return m;
+  }
+
+  @Test
+  void aFactorizedModelLoadsBackBitForBitAndIsNotReadAsLinear() throws IOException {
+    FactorizedModel m = factorized();
+    Path f = dir.resolve("f.bin");
+    ModelFile.write(m, f);
+    FactorizedModel back = (FactorizedModel) ModelFile.readScoreModel(f);
+    assertEquals(2, back.rank());
+    assertArrayEquals(m.inputs(), back.inputs());
+    assertArrayEquals(m.outputs(), back.outputs());
+    assertArrayEquals(m.biases(), back.biases());
+    assertRefused(f, "a factorized model of rank 2; only a linear model can be used here");
+    // A linear file reads as a ScoreModel too.
+    assertEquals(LinearModel.class, ModelFile.readScoreModel(saved()).getClass());
+  }
+
+  @Test
+  void refusesACorruptOrNonFiniteFactorizedFile() throws IOException {
+    Path f = dir.resolve("f.bin");
+    ModelFile.write(factorized(), f);
+    byte[] bytes = Files.readAllBytes(f);
+    byte[] flipped = bytes.clone();
+    flipped[50] ^= 1;
+    Path corrupt = dir.resolve("corrupt.bin");
+    Files.write(corrupt, flipped);
+    assertScoreModelRefused(corrupt, "checksum mismatch");
+    Path truncated = dir.resolve("truncated.bin");
+    Files.write(truncated, Arrays.copyOf(bytes, bytes.length - 8));
+    assertScoreModelRefused(truncated, "header gives K = 3, D = 5, r = 2, a file of");
+    // The first output weight follows the header and the 5 x 2 input table.
+    int firstOutput = 8 + 4 + 2 + "SOFTMAX".length() + 4 + 4 + 4 + 4 * 10;
+    ByteBuffer.wrap(bytes).putFloat(firstOutput + 4 * 3, Float.POSITIVE_INFINITY);
+    CRC32 crc = new CRC32();
+    crc.update(bytes, 0, bytes.length - 4);
+    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    Path infinite = dir.resolve("infinite.bin");
+    Files.write(infinite, bytes);
+    assertScoreModelRefused(infinite, "the embedding of class 1, element 1 is Infinity");
+  }
+
+  private static void assertScoreModelRefused(Path f, String reason) {
+    IOException e = assertThrows(IOException.class, () -> ModelFile.readScoreModel(f));
+    assertTrue(
+        e.getMessage().startsWith(f + ": cannot load model: ") && e.getMessage().contains(reason),
+        e.getMessage());
+  }
+
   private static void assertRefused(Path f, String reason) {
     IOException e = assertThrows(IOException.class, () -> ModelFile.read(f));
     assertTrue(

@@ -1,5 +1,6 @@
 package org.largecat.bench;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.largecat.kernel.KernelFamily;
@@ -92,6 +93,40 @@ public class VectorOpsBenchmark {
   }
 
   /**
+   * The factorized model's tables at width r: input and output embeddings of K rows, an example's 3
+   * input rows with their values, and |S| + 1 output rows with their coefficients.
+   */
+  @State(Scope.Thread)
+  public static class Embedding {
+    @Param({"64", "128", "256"})
+    public int width;
+
+    static final int NONZEROS = 3;
+    float[] inputs;
+    float[] outputs;
+    int[] features;
+    float[] values;
+    int[] rows;
+    float[] coef;
+    float[] h;
+    float[] gradient;
+    double[] scores = new double[SAMPLED + 1];
+
+    @Setup
+    public void data() {
+      SplittableRandom random = new SplittableRandom(45);
+      inputs = BenchData.gaussianFloats(CLASSES * width, 0.1, random);
+      outputs = BenchData.gaussianFloats(CLASSES * width, 0.1, random);
+      features = BenchData.distinctSorted(NONZEROS, CLASSES, random);
+      values = BenchData.gaussianFloats(NONZEROS, 1, random);
+      rows = random.ints(SAMPLED + 1, 0, CLASSES).toArray();
+      coef = BenchData.gaussianFloats(SAMPLED + 1, 1e-3, random);
+      h = new float[width];
+      gradient = new float[width];
+    }
+  }
+
+  /**
    * 1,000 logits spread over [-20, 20], as doubles and as floats, and room for their exponentials.
    */
   @State(Scope.Thread)
@@ -170,6 +205,36 @@ public class VectorOpsBenchmark {
   public void gatherAxpyDense(Dense d, Blackhole bh) {
     ops.gatherAxpy(d.w, CLASSES, Dense.D, d.rows, 0, SAMPLED, d.coef, 0, d.gradient, 0);
     bh.consume(d.gradient);
+  }
+
+  /** h = Σ_j x_j v_j over an example's input rows. */
+  @Benchmark
+  public void embedInputRows(Embedding e, Blackhole bh) {
+    Arrays.fill(e.h, 0f);
+    ops.gatherAxpy(
+        e.inputs, CLASSES, e.width, e.features, 0, Embedding.NONZEROS, e.values, 0, e.h, 0);
+    bh.consume(e.h);
+  }
+
+  /** The scores of the label and |S| sampled output rows against h. */
+  @Benchmark
+  public void scoreOutputRows(Embedding e, Blackhole bh) {
+    ops.gatherDot(e.outputs, CLASSES, e.width, e.rows, 0, SAMPLED + 1, e.h, 0, e.scores, 0);
+    bh.consume(e.scores);
+  }
+
+  /** ∂L/∂h = Σ_i c_i u_{s_i}. */
+  @Benchmark
+  public void embeddingGradient(Embedding e, Blackhole bh) {
+    ops.gatherAxpy(e.outputs, CLASSES, e.width, e.rows, 0, SAMPLED + 1, e.coef, 0, e.gradient, 0);
+    bh.consume(e.gradient);
+  }
+
+  /** u_{s_i} += c_i h, the per-example form of the output rows' update. */
+  @Benchmark
+  public void updateOutputRows(Embedding e, Blackhole bh) {
+    ops.scatterAxpy(e.outputs, CLASSES, e.width, e.rows, 0, SAMPLED + 1, e.coef, 0, e.h, 0);
+    bh.consume(e.outputs);
   }
 
   @Benchmark

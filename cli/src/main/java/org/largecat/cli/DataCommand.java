@@ -7,11 +7,14 @@ import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetWriter;
+import org.largecat.data.FactorizedSet;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
+import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ModelFile;
+import org.largecat.model.ScoreModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -80,7 +83,13 @@ final class DataCommand {
     @Override
     public Integer call() throws IOException {
       OutputFiles.check(file, truthFile(file));
-      return write("ar-toy", SyntheticData.arToy(classes, rows, seed), file, err);
+      SyntheticSet set = SyntheticData.arToy(classes, rows, seed);
+      return write(
+          "ar-toy",
+          set.data(),
+          new LinearModel(Link.SOFTMAX, classes, 0, set.weights(), set.biases()),
+          file,
+          err);
     }
   }
 
@@ -88,7 +97,8 @@ final class DataCommand {
       name = "softmax",
       description = {
         "x ~ N(0, I) (each entry kept with probability --density), y ~ softmax(Wx + b), W, b ~"
-            + " N(0, scale^2).",
+            + " N(0, scale^2); with --rank R, y ~ softmax(U V^T x + b), U (K x R), V (D x R) ~"
+            + " N(0, scale^2), b ~ N(0, 1).",
         "Writes the generating model to FILE.truth (a model file)."
       })
   static final class Softmax implements Callable<Integer> {
@@ -165,6 +175,13 @@ final class DataCommand {
         description = "Where the --test-rows examples go.")
     Path testFile;
 
+    @Option(
+        names = "--rank",
+        paramLabel = "R",
+        converter = OptionTypes.Count.class,
+        description = "Draw from a rank-R factorized softmax instead of a linear one.")
+    Integer rank;
+
     Softmax(Largecat.Streams streams) {
       this.err = streams.err();
     }
@@ -185,20 +202,29 @@ final class DataCommand {
         throw new ParameterException(
             spec.commandLine(), "--rows + --test-rows must be at most " + Integer.MAX_VALUE);
       }
-      SyntheticSet all =
-          SyntheticData.linearSoftmax(rows + test, columns, classes, scale, density, seed);
+      Dataset all;
+      ScoreModel truth;
+      if (rank == null) {
+        SyntheticSet set =
+            SyntheticData.linearSoftmax(rows + test, columns, classes, scale, density, seed);
+        all = set.data();
+        truth = new LinearModel(Link.SOFTMAX, classes, columns, set.weights(), set.biases());
+      } else {
+        FactorizedSet set =
+            SyntheticData.factorizedSoftmax(
+                rows + test, columns, classes, rank, scale, density, seed);
+        all = set.data();
+        truth =
+            new FactorizedModel(
+                Link.SOFTMAX, classes, columns, rank, set.inputs(), set.outputs(), set.biases());
+      }
       if (test == 0) {
-        return write("softmax", all, file, err);
+        return write("softmax", all, truth, file, err);
       }
       // One model, then the first rows for training and the rest for testing: a second run with
       // the same seed would draw the same rows again.
-      Dataset held = all.data().subset(IntStream.range(rows, rows + test).toArray());
-      write(
-          "softmax",
-          new SyntheticSet(
-              all.data().subset(IntStream.range(0, rows).toArray()), all.weights(), all.biases()),
-          file,
-          err);
+      Dataset held = all.subset(IntStream.range(rows, rows + test).toArray());
+      write("softmax", all.subset(IntStream.range(0, rows).toArray()), truth, file, err);
       DatasetWriter.write(held, testFile);
       err.printf(
           "data synth softmax: wrote %d test examples from the same model to %s%n", test, testFile);
@@ -211,18 +237,15 @@ final class DataCommand {
     return Path.of(file + ".truth");
   }
 
-  /** Writes {@code set} to {@code file} and its generating model to {@code file}.truth. */
-  private static int write(String name, SyntheticSet set, Path file, PrintStream err)
+  /** Writes {@code data} to {@code file} and its generating model to {@code file}.truth. */
+  private static int write(String name, Dataset data, ScoreModel truth, Path file, PrintStream err)
       throws IOException {
-    DatasetWriter.write(set.data(), file);
-    Path truth = truthFile(file);
-    ModelFile.write(
-        new LinearModel(
-            Link.SOFTMAX, set.data().classes(), set.data().columns(), set.weights(), set.biases()),
-        truth);
+    DatasetWriter.write(data, file);
+    Path truthFile = truthFile(file);
+    ModelFile.write(truth, truthFile);
     err.printf(
         "data synth %s: wrote %d examples, D = %d, K = %d to %s, the generating model to %s%n",
-        name, set.data().rows(), set.data().columns(), set.data().classes(), file, truth);
+        name, data.rows(), data.columns(), data.classes(), file, truthFile);
     return 0;
   }
 }

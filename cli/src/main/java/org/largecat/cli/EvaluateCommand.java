@@ -11,8 +11,8 @@ import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
-import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
+import org.largecat.model.ScoreModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -106,7 +106,7 @@ final class EvaluateCommand {
   }
 
   private static int evaluate(Evaluate args, PrintStream out) throws IOException {
-    LinearModel model = ModelFile.read(args.modelFile);
+    ScoreModel model = ModelFile.readScoreModel(args.modelFile);
     Evaluation.Accumulator sum = new Evaluation.Accumulator(model, Kernels.get(), 5, args.threads);
     try (DatasetBlocks blocks = args.data.blocks(args.testFile, model.columns(), model.classes())) {
       for (Dataset block = blocks.next(); block != null; block = blocks.next()) {
@@ -129,7 +129,7 @@ final class EvaluateCommand {
 
   /** One line per example, a block of the input at a time. */
   private static int predict(Predict args, PrintStream out, PrintStream err) throws IOException {
-    LinearModel model = ModelFile.read(args.modelFile);
+    ScoreModel model = ModelFile.readScoreModel(args.modelFile);
     int top = Math.min(args.top, model.classes());
     if (top < args.top) {
       err.printf(

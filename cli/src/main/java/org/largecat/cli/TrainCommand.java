@@ -14,8 +14,10 @@ import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
+import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
+import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
@@ -33,6 +35,7 @@ import org.largecat.train.fullbatch.FullBatchRun;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
 import org.largecat.train.fullbatch.LbfgsResult;
 import org.largecat.train.fullbatch.LbfgsSettings;
+import org.largecat.train.sampled.FactorizedTrainer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -180,6 +183,15 @@ final class TrainCommand implements Callable<Integer> {
 
   @Option(names = "--init", paramLabel = "MODEL", description = "A saved model to start from.")
   Path init;
+
+  @Option(
+      names = "--rank",
+      paramLabel = "R",
+      converter = OptionTypes.Count.class,
+      description =
+          "Fit the factorized model psi_k = u_k . (sum_j x_j v_j) + b_k with embeddings of width R"
+              + " ((K + D) R weights) instead of the linear one (K D); sampled-bound methods only.")
+  Integer rank;
 
   @Option(
       names = "--scale-max",
@@ -400,10 +412,22 @@ final class TrainCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** A saved model to go on from ({@code --init}); local parameters start afresh. */
-  private static LinearModel savedModel(Path init, Method method, Dataset train)
+  /**
+   * A saved model to go on from ({@code --init}), of the kind {@code rank} asks for (null: linear);
+   * local parameters start afresh.
+   */
+  private static ScoreModel savedModel(Path init, Method method, Dataset train, Integer rank)
       throws IOException {
-    LinearModel model = ModelFile.read(init);
+    ScoreModel model = ModelFile.readScoreModel(init);
+    Integer saved = model instanceof FactorizedModel f ? f.rank() : null;
+    if (!Objects.equals(saved, rank)) {
+      throw new IllegalArgumentException(
+          init
+              + ": a "
+              + (saved == null ? "linear model" : "factorized model of rank " + saved)
+              + " cannot start a run "
+              + (rank == null ? "of the linear model" : "with --rank " + rank));
+    }
     if (model.link() != method.link()
         || model.classes() != train.classes()
         || model.columns() != train.columns()) {
@@ -458,7 +482,7 @@ final class TrainCommand implements Callable<Integer> {
    * the data, why it stopped, and the objective it reports.
    */
   private record Fit(
-      LinearModel model,
+      ScoreModel model,
       int batch,
       int sampled,
       int threads,
@@ -528,7 +552,7 @@ final class TrainCommand implements Callable<Integer> {
         method.isFullBatch()
             ? fullBatch(method, train, kernels, err)
             : stochastic(method, train, fixed, kernels, err);
-    LinearModel model = fit.model();
+    ScoreModel model = fit.model();
     if (modelFile != null) {
       ModelFile.write(model, modelFile);
       err.println("train: model written to " + modelFile);
@@ -597,12 +621,20 @@ final class TrainCommand implements Callable<Integer> {
           "train: %d examples held out; the stopping rule watches their log-likelihood%n",
           validation.rows());
     }
+    if (rank != null && method.isDoubleSum()) {
+      throw usage("--rank applies to the sampled-bound methods, not " + method.label());
+    }
     TrainingOptions options = options(method, train, err);
-    LinearModel model =
-        init == null ? Trainers.initialModel(train, options) : savedModel(init, method, train);
+    ScoreModel model =
+        init != null
+            ? savedModel(init, method, train, rank)
+            : rank == null
+                ? Trainers.initialModel(train, options)
+                : FactorizedTrainer.initialModel(train, options, rank);
     err.printf(
-        "train: %s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n",
+        "train: %s%s on %d examples, D = %d, K = %d (%s), |B| = %d, |S| = %d, %d thread(s)%n",
         method.label(),
+        rank == null ? "" : ", rank " + rank,
         train.rows(),
         train.columns(),
         train.classes(),
@@ -613,7 +645,12 @@ final class TrainCommand implements Callable<Integer> {
     Dataset heldOut = validation;
     TrainingRun run;
     int perEpoch;
-    try (Trainer trainer = shared.trainer(train, model, options, kernels)) {
+    try (Trainer trainer =
+        switch (model) {
+          case LinearModel linear -> shared.trainer(train, linear, options, kernels);
+          case FactorizedModel factorized ->
+              new FactorizedTrainer(train, factorized, options, kernels);
+        }) {
       perEpoch = trainer.iterationsPerEpoch();
       run =
           fixed
@@ -715,6 +752,7 @@ final class TrainCommand implements Callable<Integer> {
             "--sampling-power",
             "--epochs",
             "--iterations",
+            "--rank",
             "--patience",
             "--step-reductions",
             "--validation-fraction",
@@ -767,7 +805,7 @@ final class TrainCommand implements Callable<Integer> {
     LinearModel model =
         init == null
             ? LinearModel.zeros(method.link(), train.classes(), train.columns())
-            : savedModel(init, method, train);
+            : (LinearModel) savedModel(init, method, train, null);
     err.printf(
         "train: %s (full-batch L-BFGS) on %d examples, D = %d, K = %d (%s), %d thread(s)%n",
         method.label(),

@@ -20,6 +20,11 @@ public enum Experiment implements Labelled {
       "ar-linear",
       "A&R Tables 2–3 in shape on generated linear softmax data with known truth (K = 200)",
       ArReal::linear),
+  VOCAB(
+      "vocab",
+      "Big vocabularies: A&R softmax on the linear and the rank-100 factorized model, per-example"
+          + " and shared sampling, beside fastText's hierarchical softmax on kjv-nextword",
+      Vocab::run),
   DOUBLE_SUM(
       "double-sum",
       "unbiased-scalable-softmax Table 3, Figures 1-2: OVE, NCE, IS, SGD, U-max, Implicit SGD;"

@@ -44,7 +44,7 @@ public record DebianPackage(String name) {
   }
 
   /** The first executable named {@code command} on PATH, or null. */
-  static Path onPath(String command) {
+  public static Path onPath(String command) {
     for (String dir :
         System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
       Path candidate = Path.of(dir.isEmpty() ? "." : dir, command);

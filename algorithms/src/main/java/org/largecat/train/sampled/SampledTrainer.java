@@ -153,37 +153,10 @@ public final class SampledTrainer implements Trainer {
     this.kernels = kernels;
     this.classes = data.classes();
     this.columns = data.columns();
-    this.sampled =
-        options.method() == Method.EXACT_SOFTMAX_SGD
-            ? classes - 1
-            : Math.min(options.sampled(), classes - 1);
+    this.sampled = sampledClasses(options, classes);
     this.slots = sampled + 1;
-    this.classSampler =
-        options.samplingPower() > 0 && sampled < classes - 1
-            ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
-            : ClassSampler.uniform(classes, sampled);
-    this.bound =
-        switch (options.method()) {
-          case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
-          case AR_PROBIT, AR_LOGISTIC ->
-              new NoiseAugmentReduce(options.method().link(), data.rows());
-          case OVE -> new OneVsEach();
-          case NCE ->
-              new NoiseContrastiveEstimation(
-                  data,
-                  options.samplingPower() > 0 && sampled < classes - 1
-                      ? options.samplingPower()
-                      : 0,
-                  sampled);
-          case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
-          case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
-              throw new IllegalArgumentException(
-                  options.method().label() + " is a double-sum method, see Trainers");
-          case EXACT_SOFTMAX ->
-              throw new IllegalArgumentException(
-                  "exact-softmax is the full-batch solver of org.largecat.train.fullbatch");
-          case EXACT_SOFTMAX_SGD -> new ExactSoftmax();
-        };
+    this.classSampler = classSampler(data, options, sampled);
+    this.bound = bound(data, options, sampled);
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
     boolean fullDense =
         options.method() == Method.EXACT_SOFTMAX_SGD && sparse == null && columns > 0;
@@ -250,6 +223,43 @@ public final class SampledTrainer implements Trainer {
                 })
             : null;
     newEpoch();
+  }
+
+  /** |S|: the option's, at most K − 1, and K − 1 for the exact softmax. */
+  static int sampledClasses(TrainingOptions options, int classes) {
+    return options.method() == Method.EXACT_SOFTMAX_SGD
+        ? classes - 1
+        : Math.min(options.sampled(), classes - 1);
+  }
+
+  /** The sampler of |S| classes: uniform, or by frequency with {@code options.samplingPower()}. */
+  static ClassSampler classSampler(Dataset data, TrainingOptions options, int sampled) {
+    return options.samplingPower() > 0 && sampled < data.classes() - 1
+        ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
+        : ClassSampler.uniform(data.classes(), sampled);
+  }
+
+  /** The bound of {@code options.method()}. */
+  static SampledBound bound(Dataset data, TrainingOptions options, int sampled) {
+    int classes = data.classes();
+    return switch (options.method()) {
+      case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
+      case AR_PROBIT, AR_LOGISTIC -> new NoiseAugmentReduce(options.method().link(), data.rows());
+      case OVE -> new OneVsEach();
+      case NCE ->
+          new NoiseContrastiveEstimation(
+              data,
+              options.samplingPower() > 0 && sampled < classes - 1 ? options.samplingPower() : 0,
+              sampled);
+      case IMPORTANCE_SAMPLING -> new ImportanceSampledSoftmax();
+      case DOUBLE_SUM_SGD, UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH, UMAX_RAMAN ->
+          throw new IllegalArgumentException(
+              options.method().label() + " is a double-sum method, see Trainers");
+      case EXACT_SOFTMAX ->
+          throw new IllegalArgumentException(
+              "exact-softmax is the full-batch solver of org.largecat.train.fullbatch");
+      case EXACT_SOFTMAX_SGD -> new ExactSoftmax();
+    };
   }
 
   /**

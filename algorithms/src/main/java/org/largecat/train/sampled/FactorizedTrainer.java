@@ -1,0 +1,714 @@
+package org.largecat.train.sampled;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.largecat.Parallel;
+import org.largecat.data.Dataset;
+import org.largecat.data.Features;
+import org.largecat.data.SparseFeatures;
+import org.largecat.kernel.Kernels;
+import org.largecat.kernel.VectorOps;
+import org.largecat.model.FactorizedModel;
+import org.largecat.train.Method;
+import org.largecat.train.Sampling;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.Trainer;
+import org.largecat.train.TrainingOptions;
+
+/**
+ * Stochastic maximisation of a {@link SampledBound} over a {@link FactorizedModel}, ψ_k = u_k · h +
+ * b_k with h = Σ_j x_j v_j: the bounds see only the scores, so each runs unchanged on this model;
+ * only the scores and the updates differ from {@link SampledTrainer}'s.
+ *
+ * <p>Each iteration takes the next mini-batch of an epoch's permutation and, split across threads
+ * by example, embeds each x_n into h_n (a gather-axpy of its nnz input rows, width r), scores the
+ * label and |S| sampled classes (a gather-dot of their output rows against h_n), runs the bound's
+ * step for the coefficients c = ∂L/∂ψ, and sums ∂L/∂h_n = Σ_i c_i u_{s_i} (a gather-axpy of the
+ * same rows). With {@link Sampling#SHARED} the batch shares one class set S, and the three become
+ * gemms per thread chunk: scores H U_Sᵀ, ∂L/∂H = C U_S and the gradient of U_S, Cᵀ H. The batch's
+ * (example, class) and (example, feature) pairs are then bucketed by row, and, split across threads
+ * by touched row, each output row's gradient Σ c h_n and each input row's Σ x_nj ∂L/∂h_n is summed
+ * by one gather-axpy and applied with the {@link StepSizeSchedule} (the adaptive step's s decayed
+ * lazily for the iterations a row was idle, as in {@link SampledTrainer}). Both phases read the
+ * model as the batch found it, so the step is the batch gradient's, with no locks and no lost
+ * updates: a run is reproducible for a seed whatever the thread count, except in shared mode, whose
+ * gemms sum by thread chunk. The cost per example is O(nnz(x)·r + (|S| + 1)·r).
+ */
+public final class FactorizedTrainer implements Trainer {
+  /** Multiply-adds of a batch's phase one that keep one more thread busy. */
+  private static final double WORK_PER_THREAD = 200_000;
+
+  private final Dataset data;
+  private final FactorizedModel model;
+  private final TrainingOptions options;
+  private final VectorOps ops;
+  private final Kernels kernels;
+  private final int classes;
+  private final int rank;
+  private final int sampled;
+  private final int slots;
+  private final SampledBound bound;
+  private final ClassSampler classSampler;
+
+  /** Shared mode: this iteration's classes, their weights before exclusion, and their U rows. */
+  private final int[] sharedRows;
+
+  private final double[] sharedWeight;
+  private final double[] sharedLogWeight;
+  private final float[] sharedOutputs;
+  private final ClassSampler sharedSampler;
+  private final CounterRandom sharedRandom = new CounterRandom();
+
+  private final int[] order;
+  private int position;
+  private long epoch;
+  private final int[] batchExamples;
+  private int batchSize;
+
+  /** Per batch position i: h_i and ∂L/∂h_i (B x r), its classes and their coefficients. */
+  private final float[] embeddings;
+
+  private final float[] embeddingGradients;
+  private final int[] batchRows;
+  private final float[] batchCoef;
+
+  /** Per batch position i: x_n's nonzero columns and values at [i·maxRow, i·maxRow + nnz). */
+  private final int[] batchColumns;
+
+  private final float[] batchValues;
+  private final int[] batchNonzeros;
+  private final int maxRow;
+
+  private final Buckets classBuckets;
+  private final Buckets featureBuckets;
+
+  private final float[] squaresOutputs;
+  private final float[] squaresInputs;
+  private final double[] squaresBiases;
+  private final int[] classLast;
+  private final int[] featureLast;
+  private final double smoothing;
+  private final double[] keptPowers = new double[64];
+
+  private final Worker[] workers;
+  private final List<Callable<Void>> examplePhase = new ArrayList<>();
+  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final ExecutorService pool;
+  private int iteration;
+  private double stepScale = 1;
+
+  /**
+   * Prepares to train {@code model} in place on {@code data}; the model's link must be the
+   * method's. {@link #initialModel} gives the random start.
+   */
+  public FactorizedTrainer(
+      Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
+    if (model.link() != options.method().link()) {
+      throw new IllegalArgumentException(
+          options.method().label()
+              + " fits a "
+              + options.method().link()
+              + " model, not "
+              + model.link());
+    }
+    model.requireShapeOf(data);
+    if (data.classes() < 2) {
+      throw new IllegalArgumentException(
+          "training needs at least 2 classes, the data have " + data.classes());
+    }
+    this.data = data;
+    this.model = model;
+    this.options = options;
+    this.kernels = kernels;
+    this.ops = kernels.vectorOps();
+    this.classes = data.classes();
+    this.rank = model.rank();
+    this.sampled = SampledTrainer.sampledClasses(options, classes);
+    this.slots = sampled + 1;
+    this.bound = SampledTrainer.bound(data, options, sampled);
+    this.classSampler = SampledTrainer.classSampler(data, options, sampled);
+    boolean shared =
+        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD;
+    sharedRows = shared ? new int[sampled] : null;
+    sharedWeight = shared ? new double[sampled] : null;
+    sharedLogWeight = shared ? new double[sampled] : null;
+    sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
+    sharedSampler = shared ? classSampler.copy() : null;
+
+    order = new int[data.rows()];
+    int batch = Math.min(options.batch(), data.rows());
+    batchExamples = new int[batch];
+    embeddings = new float[Math.multiplyExact(batch, rank)];
+    embeddingGradients = new float[embeddings.length];
+    batchRows = new int[Math.multiplyExact(batch, slots)];
+    batchCoef = new float[batchRows.length];
+    maxRow = maxRowLength(data.features());
+    batchColumns = new int[Math.multiplyExact(batch, maxRow)];
+    batchValues = new float[batchColumns.length];
+    batchNonzeros = new int[batch];
+    classBuckets = new Buckets(classes, shared ? batch + sampled : batchRows.length);
+    featureBuckets = new Buckets(data.columns(), batchColumns.length);
+
+    boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
+    squaresOutputs = adaptive ? new float[model.outputs().length] : null;
+    squaresInputs = adaptive ? new float[model.inputs().length] : null;
+    squaresBiases = adaptive ? new double[classes] : null;
+    classLast = new int[classes];
+    featureLast = new int[data.columns()];
+    smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
+    for (int i = 0; i < keptPowers.length; i++) {
+      keptPowers[i] = Math.pow(1 - smoothing, i);
+    }
+
+    double meanRow = data.rows() == 0 ? 0 : data.features().storedValues() / (double) data.rows();
+    double work = (double) batch * (2 * slots + 2 * meanRow) * rank;
+    int threads = (int) Math.max(1, Math.min(options.threads(), work / WORK_PER_THREAD));
+    workers = new Worker[threads];
+    for (int r = 0; r < threads; r++) {
+      workers[r] = new Worker(r, (batch + threads - 1) / threads);
+      Worker worker = workers[r];
+      examplePhase.add(
+          () -> {
+            worker.examples();
+            return null;
+          });
+      updatePhase.add(
+          () -> {
+            worker.update();
+            return null;
+          });
+    }
+    pool =
+        threads > 1
+            ? Executors.newFixedThreadPool(
+                threads,
+                runnable -> {
+                  Thread t = new Thread(runnable, "largecat-train");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
+    newEpoch();
+  }
+
+  /**
+   * The random start of a rank-r model of {@code options.method()}'s link on {@code train}: every
+   * input and output weight N(0, 1/r), so that a score u_k · h starts at the scale of ||x||²/r,
+   * near the uniform distribution, with gradients of order one in both tables; biases N(0,
+   * biasScale²).
+   */
+  public static FactorizedModel initialModel(Dataset train, TrainingOptions options, int rank) {
+    FactorizedModel model =
+        FactorizedModel.zeros(options.method().link(), train.classes(), train.columns(), rank);
+    SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
+    double scale = 1 / Math.sqrt(rank);
+    for (float[] table : new float[][] {model.inputs(), model.outputs()}) {
+      for (int i = 0; i < table.length; i++) {
+        table[i] = (float) (scale * random.nextGaussian());
+      }
+    }
+    double[] b = model.biases();
+    for (int k = 0; k < b.length; k++) {
+      b[k] = options.biasScale() * random.nextGaussian();
+    }
+    return model;
+  }
+
+  @Override
+  public int iterationsPerEpoch() {
+    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+  }
+
+  @Override
+  public void scaleStepSize(double factor) {
+    stepScale *= factor;
+  }
+
+  /** The threads a batch keeps busy. */
+  int threads() {
+    return workers.length;
+  }
+
+  @Override
+  public double step() {
+    iteration++;
+    if (position == order.length) {
+      newEpoch();
+    }
+    batchSize = Math.min(batchExamples.length, order.length - position);
+    System.arraycopy(order, position, batchExamples, 0, batchSize);
+    position += batchSize;
+    if (sharedRows != null) {
+      drawSharedClasses();
+    }
+    run(examplePhase);
+    bucketRows();
+    run(updatePhase);
+    double sum = 0;
+    for (Worker w : workers) {
+      sum += w.boundSum;
+    }
+    return data.rows() / (double) batchSize * sum;
+  }
+
+  private void newEpoch() {
+    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch++);
+    for (int i = 0; i < order.length; i++) {
+      int j = random.nextInt(i + 1);
+      order[i] = order[j];
+      order[j] = i;
+    }
+    position = 0;
+  }
+
+  private void drawSharedClasses() {
+    sharedRandom.reseed(options.seed(), iteration, -1);
+    sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
+    for (int j = 0; j < sampled; j++) {
+      sharedLogWeight[j] = Math.log(sharedWeight[j]);
+      System.arraycopy(model.outputs(), sharedRows[j] * rank, sharedOutputs, j * rank, rank);
+    }
+  }
+
+  private void run(List<Callable<Void>> phase) {
+    if (pool == null) {
+      try {
+        phase.get(0).call();
+      } catch (Exception e) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+      return;
+    }
+    Parallel.invokeAll(pool, phase, "training");
+  }
+
+  /**
+   * Buckets the batch's (example, class) slots by class — in shared mode the labels' slots, then
+   * one entry −1 − j per shared class j, whose gradient the gemms gave — and its (example, feature)
+   * pairs by feature, each in batch order.
+   */
+  private void bucketRows() {
+    classBuckets.clear();
+    if (sharedRows == null) {
+      for (int i = 0; i < batchSize * slots; i++) {
+        classBuckets.add(batchRows[i], i / slots, batchCoef[i]);
+      }
+    } else {
+      for (int i = 0; i < batchSize; i++) {
+        classBuckets.add(batchRows[i * slots], i, batchCoef[i * slots]);
+      }
+      for (int j = 0; j < sampled; j++) {
+        classBuckets.add(sharedRows[j], -1 - j, 0f);
+      }
+    }
+    classBuckets.sort();
+    featureBuckets.clear();
+    for (int i = 0; i < batchSize; i++) {
+      for (int e = i * maxRow, end = e + batchNonzeros[i]; e < end; e++) {
+        featureBuckets.add(batchColumns[e], i, batchValues[e]);
+      }
+    }
+    featureBuckets.sort();
+  }
+
+  /** Phase one for a thread's chunk of the batch, and phase two for its share of touched rows. */
+  private final class Worker {
+    private final int thread;
+    private final SampledBound.Worker bound;
+    private final CounterRandom random = new CounterRandom();
+    private final double[] scores = new double[slots];
+    private final float[] coef = new float[slots];
+    private final ClassSampler sampler = classSampler.copy();
+    private final double[] weight = new double[sampled];
+    private final double[] logWeight = new double[sampled];
+
+    /** Shared mode: the chunk's scores against U_S, their coefficients, and Cᵀ H (|S| x r). */
+    private final float[] sharedScores;
+
+    private final float[] sharedCoef;
+    private final float[] sharedGradient;
+    private final double[] sharedCoefSum;
+
+    /** Phase two: a row's gradient, and copies of its weights and s. */
+    private final float[] gradient = new float[rank];
+
+    private final float[] row = new float[rank];
+    private final float[] squares = new float[rank];
+    double boundSum;
+
+    Worker(int thread, int chunk) {
+      this.thread = thread;
+      this.bound = FactorizedTrainer.this.bound.worker(kernels, slots);
+      sampler.uniformWeights(weight, logWeight);
+      boolean shared = sharedRows != null;
+      sharedScores = shared ? new float[chunk * sampled] : null;
+      sharedCoef = shared ? new float[chunk * sampled] : null;
+      sharedGradient = shared ? new float[sampled * rank] : null;
+      sharedCoefSum = shared ? new double[sampled] : null;
+    }
+
+    void examples() {
+      boundSum = 0;
+      int from = (int) ((long) batchSize * thread / workers.length);
+      int to = (int) ((long) batchSize * (thread + 1) / workers.length);
+      Features x = data.features();
+      float[] u = model.outputs();
+      double[] b = model.biases();
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        Arrays.fill(embeddings, i * rank, (i + 1) * rank, 0f);
+        x.embed(ops, model.inputs(), rank, n, embeddings, i * rank);
+        batchNonzeros[i] = x.nonzeros(n, batchColumns, batchValues, i * maxRow);
+      }
+      if (sharedRows != null) {
+        sharedExamples(from, to);
+        return;
+      }
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        int label = data.labels()[n];
+        random.reseed(options.seed(), iteration, n);
+        batchRows[base] = label;
+        sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
+        ops.gatherDot(u, classes, rank, batchRows, base, slots, embeddings, i * rank, scores, 0);
+        for (int j = 0; j < slots; j++) {
+          scores[j] += b[batchRows[base + j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        System.arraycopy(coef, 0, batchCoef, base, slots);
+        Arrays.fill(embeddingGradients, i * rank, (i + 1) * rank, 0f);
+        ops.gatherAxpy(
+            u, classes, rank, batchRows, base, slots, coef, 0, embeddingGradients, i * rank);
+      }
+    }
+
+    /**
+     * Shared mode: the chunk's scores against the shared rows are one gemm, H · U_Sᵀ; ∂L/∂H = C ·
+     * U_S (plus the labels' rows) and the shared rows' gradient Cᵀ · H two more.
+     */
+    private void sharedExamples(int from, int to) {
+      int count = to - from;
+      Arrays.fill(sharedCoefSum, 0);
+      if (count == 0) {
+        Arrays.fill(sharedGradient, 0f); // phase two adds every thread's
+        return;
+      }
+      float[] u = model.outputs();
+      double[] b = model.biases();
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              true,
+              count,
+              sampled,
+              rank,
+              1f,
+              embeddings,
+              from * rank,
+              rank,
+              sharedOutputs,
+              0,
+              rank,
+              0f,
+              sharedScores,
+              0,
+              sampled);
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        int base = i * slots;
+        int label = data.labels()[n];
+        random.reseed(options.seed(), iteration, n);
+        batchRows[base] = label;
+        ClassSampler.excludeLabel(
+            label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+        scores[0] = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
+        for (int j = 0; j < sampled; j++) {
+          scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
+        }
+        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        batchCoef[base] = coef[0];
+        System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
+        for (int j = 0; j < sampled; j++) {
+          sharedCoefSum[j] += coef[j + 1];
+        }
+      }
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              false,
+              count,
+              rank,
+              sampled,
+              1f,
+              sharedCoef,
+              0,
+              sampled,
+              sharedOutputs,
+              0,
+              rank,
+              0f,
+              embeddingGradients,
+              from * rank,
+              rank);
+      for (int i = from; i < to; i++) {
+        int label = batchRows[i * slots];
+        ops.axpy(rank, batchCoef[i * slots], u, label * rank, embeddingGradients, i * rank);
+      }
+      kernels
+          .matrixOps()
+          .gemm(
+              true,
+              false,
+              sampled,
+              rank,
+              count,
+              1f,
+              sharedCoef,
+              0,
+              sampled,
+              embeddings,
+              from * rank,
+              rank,
+              0f,
+              sharedGradient,
+              0,
+              rank);
+    }
+
+    /** Phase two: the thread's share of the touched output rows, then of the input rows. */
+    void update() {
+      float rate;
+      float scale;
+      switch (options.stepSize()) {
+        case StepSizeSchedule.Adaptive a -> {
+          rate = (float) (stepScale * a.rate(iteration));
+          scale = (float) (data.rows() / (double) batchSize);
+        }
+        case StepSizeSchedule.Sgd sgd -> {
+          rate = (float) (stepScale * sgd.rate(epoch - 1));
+          scale = (float) (1.0 / batchSize);
+        }
+      }
+      float precision =
+          options.priorVariance() == 0
+              ? 0
+              : (float) (scale * batchSize / data.rows() / options.priorVariance());
+      int touched = classBuckets.touchedCount + featureBuckets.touchedCount;
+      int lo = (int) ((long) touched * thread / workers.length);
+      int hi = (int) ((long) touched * (thread + 1) / workers.length);
+      for (int t = lo; t < Math.min(hi, classBuckets.touchedCount); t++) {
+        updateClass(t, rate, scale, precision);
+      }
+      for (int t = Math.max(lo, classBuckets.touchedCount); t < hi; t++) {
+        updateFeature(t - classBuckets.touchedCount, rate, scale, precision);
+      }
+    }
+
+    /** Output row and bias of touched class t: Σ c h_n, and the gemms' rows for shared classes. */
+    private void updateClass(int t, float rate, float scale, float precision) {
+      Buckets c = classBuckets;
+      int k = c.touched[t];
+      int from = c.start[t];
+      int end = c.start[t + 1];
+      int examples = from;
+      double biasGradient = 0;
+      while (examples < end && c.source[examples] >= 0) {
+        biasGradient += c.weight[examples++];
+      }
+      ops.gatherAxpy(
+          embeddings,
+          batchExamples.length,
+          rank,
+          c.source,
+          from,
+          examples - from,
+          c.weight,
+          from,
+          gradient,
+          0);
+      for (int e = examples; e < end; e++) {
+        int j = -1 - c.source[e];
+        for (Worker w : workers) {
+          ops.axpy(rank, 1f, w.sharedGradient, j * rank, gradient, 0);
+          biasGradient += w.sharedCoefSum[j];
+        }
+      }
+      int last = classLast[k];
+      classLast[k] = iteration;
+      updateBias(k, biasGradient, last, rate, scale, precision);
+      updateRow(model.outputs(), squaresOutputs, k * rank, last, rate, scale, precision);
+    }
+
+    /** Input row of touched feature t: Σ x_nj ∂L/∂h_n. */
+    private void updateFeature(int t, float rate, float scale, float precision) {
+      Buckets f = featureBuckets;
+      int j = f.touched[t];
+      ops.gatherAxpy(
+          embeddingGradients,
+          batchExamples.length,
+          rank,
+          f.source,
+          f.start[t],
+          f.start[t + 1] - f.start[t],
+          f.weight,
+          f.start[t],
+          gradient,
+          0);
+      int last = featureLast[j];
+      featureLast[j] = iteration;
+      updateRow(model.inputs(), squaresInputs, j * rank, last, rate, scale, precision);
+    }
+
+    /**
+     * Applies the gradient row to table[base..base+r), last updated at iteration {@code last}, and
+     * clears it; through copies of the row so the loops share one index and vectorise.
+     */
+    private void updateRow(
+        float[] table,
+        float[] tableSquares,
+        int base,
+        int last,
+        float rate,
+        float scale,
+        float precision) {
+      float[] g = gradient;
+      float[] w = row;
+      System.arraycopy(table, base, w, 0, rank);
+      if (tableSquares == null) {
+        for (int j = 0; j < rank; j++) {
+          w[j] += rate * (g[j] * scale - precision * w[j]);
+          g[j] = 0;
+        }
+      } else {
+        float fresh = (float) freshWeight(last);
+        float keep = (float) keptWeight(last);
+        float[] s = squares;
+        System.arraycopy(tableSquares, base, s, 0, rank);
+        for (int j = 0; j < rank; j++) {
+          float gj = g[j] * scale - precision * w[j];
+          g[j] = 0;
+          float sj = fresh * gj * gj + keep * s[j];
+          s[j] = sj;
+          w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
+        }
+        System.arraycopy(s, 0, tableSquares, base, rank);
+      }
+      System.arraycopy(w, 0, table, base, rank);
+    }
+  }
+
+  private void updateBias(
+      int k, double gradient, int last, double rate, double scale, double precision) {
+    double g = gradient * scale - precision * model.biases()[k];
+    if (squaresBiases == null) {
+      model.biases()[k] += rate * g;
+      return;
+    }
+    double s = freshWeight(last) * g * g + keptWeight(last) * squaresBiases[k];
+    squaresBiases[k] = s;
+    model.biases()[k] += rate * g / (1 + Math.sqrt(s));
+  }
+
+  /** The weight of g² in s: 1 at a row's first gradient (s = g²), else the smoothing. */
+  private double freshWeight(int last) {
+    return last == 0 ? 1 : smoothing;
+  }
+
+  /** The weight of the previous s: (1 − smoothing)^(t − last), the idle iterations' decays. */
+  private double keptWeight(int last) {
+    if (last == 0) {
+      return 0;
+    }
+    int idle = iteration - last;
+    return idle < keptPowers.length ? keptPowers[idle] : Math.pow(keptPowers[1], idle);
+  }
+
+  private static int maxRowLength(Features x) {
+    if (!(x instanceof SparseFeatures s)) {
+      return x.columns();
+    }
+    int most = 0;
+    for (int n = 0; n < s.rows(); n++) {
+      most = Math.max(most, s.rowLength(n));
+    }
+    return most;
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A stable counting sort of (row, source, weight) entries by row, rows in order of first
+   * appearance: the entries of touched[t] are [start[t], start[t + 1]) of source and weight.
+   */
+  private static final class Buckets {
+    private final int[] count;
+    private final int[] entryRow;
+    private final int[] entrySource;
+    private final float[] entryWeight;
+    private int entries;
+    final int[] touched;
+    int touchedCount;
+    final int[] start;
+    final int[] source;
+    final float[] weight;
+
+    Buckets(int rows, int capacity) {
+      count = new int[rows];
+      entryRow = new int[capacity];
+      entrySource = new int[capacity];
+      entryWeight = new float[capacity];
+      touched = new int[capacity];
+      start = new int[capacity + 1];
+      source = new int[capacity];
+      weight = new float[capacity];
+    }
+
+    void clear() {
+      entries = 0;
+    }
+
+    void add(int row, int from, float w) {
+      entryRow[entries] = row;
+      entrySource[entries] = from;
+      entryWeight[entries++] = w;
+    }
+
+    void sort() {
+      touchedCount = 0;
+      for (int e = 0; e < entries; e++) {
+        int r = entryRow[e];
+        touched[touchedCount] = r; // kept when r is new: without a branch
+        touchedCount += count[r]++ == 0 ? 1 : 0;
+      }
+      int at = 0;
+      for (int t = 0; t < touchedCount; t++) {
+        int r = touched[t];
+        start[t] = at;
+        at += count[r];
+        count[r] = start[t];
+      }
+      start[touchedCount] = at;
+      for (int e = 0; e < entries; e++) {
+        int slot = count[entryRow[e]]++;
+        source[slot] = entrySource[e];
+        weight[slot] = entryWeight[e];
+      }
+      for (int t = 0; t < touchedCount; t++) {
+        count[touched[t]] = 0;
+      }
+    }
+  }
+}
