@@ -213,10 +213,13 @@ public final class IbCavi implements AutoCloseable {
       Dataset data, GaussianPrior prior, CaviOptions options, Kernels kernels) {
     try (IbCavi run = start(data, prior, options, kernels)) {
       List<Double> trace = new ArrayList<>();
+      List<Double> seconds = new ArrayList<>();
       int iterations = 0;
       boolean converged = false;
       while (iterations < options.maxIterations() && !converged) {
+        long start = System.nanoTime();
         trace.add(run.iterate());
+        seconds.add((System.nanoTime() - start) * 1e-9);
         iterations++;
         int t = trace.size() - 1;
         if (t >= 1 && options.tolerance() > 0) {
@@ -227,7 +230,12 @@ public final class IbCavi implements AutoCloseable {
       trace.add(run.elbo());
       double[] elbo = trace.stream().mapToDouble(Double::doubleValue).toArray();
       return new CaviFit(
-          run.posterior, elbo, iterations, converged, (long) run.rows * run.categories);
+          run.posterior,
+          elbo,
+          seconds.stream().mapToDouble(Double::doubleValue).toArray(),
+          iterations,
+          converged,
+          (long) run.rows * run.categories);
     }
   }
 

@@ -112,6 +112,8 @@ public final class BenchRunner {
             + " s, started "
             + start
             + "\n"
+            + CpuKind.ofThisMachine().map(CpuKind::sidecarLine).orElse("cpu: unknown")
+            + "\n"
             + "before: "
             + loadBefore
             + "\n"

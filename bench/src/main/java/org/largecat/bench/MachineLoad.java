@@ -30,12 +30,7 @@ final class MachineLoad {
   }
 
   private static String cpuModel() {
-    for (String line : read("/proc/cpuinfo").split("\n")) {
-      if (line.startsWith("model name")) {
-        return line.substring(line.indexOf(':') + 1).trim();
-      }
-    }
-    return "unknown";
+    return CpuKind.ofThisMachine().map(CpuKind::name).orElse("unknown");
   }
 
   private static String read(String file) {

@@ -2,6 +2,7 @@ package org.largecat.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.largecat.bench.Baselines;
+import org.largecat.bench.CpuKind;
 import org.largecat.bench.JmhResult;
 import org.largecat.bench.Verdict;
 import picocli.CommandLine.Command;
@@ -17,8 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code largecat bench compare BASELINE.json CURRENT.json [--threshold R]}: matches the results of
- * two JMH JSON files by benchmark, mode and parameters, prints each pair with its ratio and
+ * {@code largecat bench compare [BASELINE.json] CURRENT.json [--threshold R]}: matches the results
+ * of two JMH JSON files by benchmark, mode and parameters, prints each pair with its ratio and
  * verdict, lists what only one side has, and exits 1 when a benchmark got slower or ran on other
  * backends.
  *
@@ -30,12 +33,14 @@ import picocli.CommandLine.Parameters;
  * to scalar code, an array copied per call) cost well beyond that, while on a shared machine
  * back-to-back runs of the same code differ by less once the errors count (docs/performance.md has
  * the runs). The load of each run, which {@code --profile} writes beside its JSON, is printed with
- * the table.
+ * the table. Without BASELINE.json it takes the baseline in {@code --baselines} recorded on this
+ * machine's kind of CPU (vendor, family and model; {@link Baselines}), and says which and why.
  */
 @Command(
     name = "compare",
     description = {
       "Compares two JMH JSON results (-rf json, or --profile's output).",
+      "Without BASELINE.json: the baseline in --baselines recorded on this CPU's kind (vendor, family, model).",
       "Exit status 1 if a benchmark is slower than R times the baseline beyond the errors, or ran on other backends."
     })
 final class BenchCompareCommand implements Callable<Integer> {
@@ -43,11 +48,19 @@ final class BenchCompareCommand implements Callable<Integer> {
 
   private final PrintStream out;
 
-  @Parameters(index = "0", paramLabel = "BASELINE.json")
-  Path baselineFile;
+  @Parameters(
+      arity = "1..2",
+      paramLabel = "[BASELINE.json] CURRENT.json",
+      description = "The baseline (default: this CPU's in --baselines) and the current run.")
+  List<Path> files;
 
-  @Parameters(index = "1", paramLabel = "CURRENT.json")
-  Path currentFile;
+  @Option(
+      names = "--baselines",
+      paramLabel = "DIR",
+      description =
+          "Where to look for this CPU's baseline (default: bench/baselines of the checkout that"
+              + " holds the jar).")
+  Path baselinesDir;
 
   @Option(
       names = "--threshold",
@@ -63,6 +76,27 @@ final class BenchCompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    Path currentFile = files.getLast();
+    Path baselineFile;
+    if (files.size() == 2) {
+      baselineFile = files.getFirst();
+    } else {
+      CpuKind here =
+          CpuKind.ofThisMachine()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "/proc/cpuinfo names no CPU vendor, family and model here; give the"
+                              + " baseline as BASELINE.json"));
+      Path sidecar = Path.of(currentFile + ".txt");
+      Baselines.Choice choice =
+          Baselines.pick(
+              baselinesDir != null ? baselinesDir : defaultBaselines(),
+              here,
+              Files.isRegularFile(sidecar) ? Baselines.profile(Files.readAllLines(sidecar)) : null);
+      baselineFile = choice.file();
+      out.println("baseline " + baselineFile + ": " + choice.reason());
+    }
     Map<String, JmhResult> baseline = byKey(JmhResult.read(baselineFile));
     Map<String, JmhResult> current = byKey(JmhResult.read(currentFile));
     List<String[]> rows = new ArrayList<>();
@@ -136,6 +170,30 @@ final class BenchCompareCommand implements Callable<Integer> {
     out.println();
     out.println((rows.size() - 1) + " compared: " + summary);
     return failing > 0 ? 1 : 0;
+  }
+
+  /**
+   * {@code bench/baselines} of the checkout this code was loaded from: the jar is {@code
+   * cli/target/largecat.jar}, the classes in a build {@code cli/target/classes}.
+   */
+  private static Path defaultBaselines() {
+    Path checkout;
+    try {
+      checkout =
+          Path.of(
+                  BenchCompareCommand.class
+                      .getProtectionDomain()
+                      .getCodeSource()
+                      .getLocation()
+                      .toURI())
+              .toAbsolutePath();
+    } catch (URISyntaxException e) {
+      return Path.of("bench", "baselines");
+    }
+    for (int up = 0; up < 3 && checkout != null; up++) {
+      checkout = checkout.getParent();
+    }
+    return checkout == null ? Path.of("bench", "baselines") : checkout.resolve("bench/baselines");
   }
 
   /**

@@ -195,6 +195,7 @@ final class CaviCommand implements Callable<Integer> {
                   fit.iterations(),
                   fit.converged(),
                   fitSeconds,
+                  fit.iterationSeconds(),
                   samples,
                   evidence.logEvidenceCbc(),
                   evidence.logEvidenceCbm(),
@@ -215,14 +216,15 @@ final class CaviCommand implements Callable<Integer> {
         k,
         options.threads(),
         kernels.describeChoice());
-    out.printf(Locale.ROOT, "%9s %22s %16s%n", "iteration", "ELBO", "ELBO / (N K)");
+    out.printf(Locale.ROOT, "%9s %22s %16s %10s%n", "iteration", "ELBO", "ELBO / (N K)", "seconds");
     for (int t = 0; t < fit.elbo().length; t++) {
       out.printf(
           Locale.ROOT,
-          "%9d %22.10f %16.10f%n",
+          "%9d %22.10f %16.10f %10s%n",
           t,
           fit.elbo()[t],
-          fit.elbo()[t] / ((double) train.rows() * k));
+          fit.elbo()[t] / ((double) train.rows() * k),
+          t == 0 ? "" : String.format(Locale.ROOT, "%.4f", fit.iterationSeconds()[t - 1]));
     }
     out.printf(
         Locale.ROOT,

@@ -70,6 +70,7 @@ final class JsonOutputs {
       int iterations,
       boolean converged,
       double fitSeconds,
+      double[] iterationSeconds,
       int samples,
       double logEvidenceCbc,
       double logEvidenceCbm,

@@ -38,7 +38,8 @@ import picocli.CommandLine.ScopeType;
       DataCommand.class,
       CaviCommand.class,
       ReproduceCommand.class,
-      SynthCommand.class
+      SynthCommand.class,
+      AotTrainingCommand.class
     })
 public final class Largecat {
   @Option(

@@ -3,6 +3,7 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.largecat.bench.CpuKind;
 
 /** {@code largecat bench compare} on small JMH result files written here; JMH itself never runs. */
 class BenchCompareCommandTest {
@@ -306,7 +308,44 @@ class BenchCompareCommandTest {
     assertEquals(2, disjoint.status());
     assertTrue(disjoint.err().contains("have no benchmark in common"), disjoint.err());
     assertEquals(2, compare(good, good, "--threshold", "0.9").status());
-    assertEquals(2, CommandRun.of("bench", "compare", good.toString()).status());
+    assertEquals(2, CommandRun.of("bench", "compare").status());
+  }
+
+  private static void writeBaseline(Path file, CpuKind cpu, String result) throws IOException {
+    Files.writeString(file, "[\n" + result + "\n]\n");
+    Files.writeString(
+        Path.of(file + ".txt"), "profile short: 1 results in 1 s\n" + cpu.sidecarLine() + "\n");
+  }
+
+  @Test
+  void withoutABaselineItTakesTheOneOfThisCpusKindOrListsThoseThere() throws Exception {
+    CpuKind here = CpuKind.ofThisMachine().orElse(null);
+    assumeTrue(here != null, "/proc/cpuinfo names no CPU vendor, family and model here");
+    CpuKind other = new CpuKind(here.vendor(), here.family() + 1, here.model(), "elsewhere");
+    Path baselines = Files.createDirectory(dir.resolve("baselines"));
+    Path mine = baselines.resolve("short-here.json");
+    writeBaseline(mine, here, avgt("A.dot", "simd", 100, 1));
+    // The other kind's is 4 times as fast: compared with it, the current run would fail.
+    writeBaseline(baselines.resolve("short-other.json"), other, avgt("A.dot", "simd", 25, 1));
+    Path cur = file("cur.json", avgt("A.dot", "simd", 101, 1));
+    String[] args = {"bench", "compare", cur.toString(), "--baselines", baselines.toString()};
+    CommandRun picked = CommandRun.of(args);
+    assertEquals(0, picked.status(), picked.out() + picked.err());
+    assertTrue(
+        picked.out().startsWith("baseline " + mine + ": recorded on this CPU's kind, " + here),
+        picked.out());
+    Files.delete(mine);
+    Files.delete(Path.of(mine + ".txt"));
+    CommandRun none = CommandRun.of(args);
+    assertEquals(2, none.status());
+    assertTrue(
+        none.err()
+                .contains(
+                    "no baseline in " + baselines + " was recorded on this CPU's kind, " + here)
+            && none.err().contains("short-other.json (" + other + ")"),
+        none.err());
+    // An explicit baseline is still taken as given.
+    assertEquals(1, compare(baselines.resolve("short-other.json"), cur).status());
   }
 
   @Test

@@ -253,6 +253,13 @@ class JsonOutputTest {
     assertTrue(cavi.getAsJsonArray("elbo").size() >= 2, cavi.toString());
     cavi.getAsJsonArray("elbo")
         .forEach(e -> assertTrue(e.getAsJsonPrimitive().isNumber(), cavi.toString()));
+    // One wall time per update: the ELBO trace has the starting point besides.
+    assertEquals(
+        number(cavi, "iterations"),
+        cavi.getAsJsonArray("iteration_seconds").size(),
+        cavi.toString());
+    cavi.getAsJsonArray("iteration_seconds")
+        .forEach(e -> assertTrue(e.getAsDouble() > 0, cavi.toString()));
     for (String model : new String[] {"cbc", "cbm", "bma"}) {
       JsonObject scores = cavi.getAsJsonObject(model);
       number(scores, "mean_loglik");

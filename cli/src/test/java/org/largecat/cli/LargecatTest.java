@@ -75,6 +75,13 @@ class LargecatTest {
   }
 
   @Test
+  void aotTrainingNeedsAWritableDirectory() throws Exception {
+    CommandRun r = CommandRun.of("aot-training", "/nonexistent/dir");
+    assertEquals(2, r.status(), r.err());
+    assertEquals("largecat aot-training: /nonexistent/dir: not a writable directory\n", r.err());
+  }
+
+  @Test
   void versionIsTheProjects() throws Exception {
     CommandRun r = CommandRun.of("--version");
     assertEquals(0, r.status(), r.err());

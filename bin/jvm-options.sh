@@ -1,0 +1,14 @@
+# The JVM options of every largecat run, in the array jvm_options: the Vector API's incubator
+# module, native access for the BLAS and native backends, transparent huge pages (the launcher says
+# why), one-line log records, and then LARGECAT_JAVA_OPTS. The AOT cache's name depends on them
+# (bin/aot-cache.sh), so the launcher and its test take them from here.
+largecat_jvm_options() {
+  # shellcheck disable=SC2206
+  jvm_options=(
+    --add-modules jdk.incubator.vector
+    --enable-native-access=ALL-UNNAMED
+    -XX:+UseTransparentHugePages
+    '-Djava.util.logging.SimpleFormatter.format=%4$s %3$s: %5$s%6$s%n'
+    ${LARGECAT_JAVA_OPTS:-}
+  )
+}
