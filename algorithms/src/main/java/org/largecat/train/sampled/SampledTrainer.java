@@ -472,7 +472,7 @@ public final class SampledTrainer implements Trainer {
       for (int i = from; i < to; i++) {
         int label = i * classes + data.labels()[batchExamples[i]];
         float labelScore = c[label];
-        boundSum += labelScore - SoftmaxBlock.softmax(kernels, classes, c, i * classes);
+        boundSum += labelScore - kernels.vectorOps().softmax(classes, c, i * classes);
         kernels.vectorOps().scale(classes, -1f, c, i * classes);
         c[label] += 1;
       }
