@@ -3,9 +3,13 @@ package org.largecat.data;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.largecat.MemoryBudget;
+import org.largecat.kernel.Kernels;
 
 /** Generators of datasets with known truth; the same seed gives the same set. */
 public final class SyntheticData {
+  /** Rows of rank-r data whose scores are one gemm. */
+  private static final int BLOCK = 64;
+
   private SyntheticData() {}
 
   /**
@@ -143,11 +147,21 @@ public final class SyntheticData {
    * Rank-r softmax data: each x_nd is nonzero with probability {@code density} (then N(0, 1)),
    * V_dj, U_kj ~ N(0, weightScale²), b_k ~ N(0, 1), and y_n drawn from softmax(U h_n + b), h_n =
    * Σ_d x_nd v_d, by inverting its distribution function. Below density 1 the nonzeros are found by
-   * geometric gaps, so a row costs O(nnz + K·r) and a sparse set with large D is cheap; the
-   * features are stored sparse, dense at density 1.
+   * geometric gaps, so a row costs O(nnz·r) to embed; the K·r work of its scores is done for a
+   * block of rows at once, one float gemm H Uᵀ and the kernels' softmax per row, as evaluation
+   * does. The random stream does not depend on the kernels, but a label can: a uniform draw that
+   * falls within a float rounding of a class boundary. The features are stored sparse, dense at
+   * density 1.
    */
   public static FactorizedSet factorizedSoftmax(
-      int rows, int columns, int classes, int rank, double weightScale, double density, long seed) {
+      Kernels kernels,
+      int rows,
+      int columns,
+      int classes,
+      int rank,
+      double weightScale,
+      double density,
+      long seed) {
     requirePositive("rows", rows);
     requirePositive("columns", columns);
     requirePositive("classes", classes);
@@ -183,49 +197,78 @@ public final class SyntheticData {
     int[] indices = new int[values.length];
     int[] indptr = new int[rows + 1];
     int[] labels = new int[rows];
+    int block = Math.min(BLOCK, rows);
     double[] h = new double[rank];
-    double[] score = new double[classes];
+    float[] embeddings = new float[block * rank];
+    float[] probabilities = new float[Math.multiplyExact(block, classes)];
+    double[] uniform = new double[block];
     double logKeep = Math.log1p(-density);
-    for (int n = 0; n < rows; n++) {
-      int at = indptr[n];
-      Arrays.fill(h, 0);
-      // The gap to the next nonzero is geometric: Bernoulli(density) for every column.
-      for (long j = dense ? 0 : gap(random, logKeep);
-          j < columns;
-          j += dense ? 1 : 1 + gap(random, logKeep)) {
-        if (at == values.length) {
-          values = Arrays.copyOf(values, values.length + values.length / 2 + columns);
-          indices = Arrays.copyOf(indices, values.length);
+    for (int first = 0; first < rows; first += block) {
+      int count = Math.min(block, rows - first);
+      for (int i = 0; i < count; i++) {
+        int n = first + i;
+        int at = indptr[n];
+        Arrays.fill(h, 0);
+        // The gap to the next nonzero is geometric: Bernoulli(density) for every column.
+        for (long j = dense ? 0 : gap(random, logKeep);
+            j < columns;
+            j += dense ? 1 : 1 + gap(random, logKeep)) {
+          if (at == values.length) {
+            values = Arrays.copyOf(values, values.length + values.length / 2 + columns);
+            indices = Arrays.copyOf(indices, values.length);
+          }
+          float x = (float) random.nextGaussian();
+          values[at] = x;
+          indices[at++] = (int) j;
+          for (int c = 0; c < rank; c++) {
+            h[c] += (double) x * v[(int) j * rank + c];
+          }
         }
-        float x = (float) random.nextGaussian();
-        values[at] = x;
-        indices[at++] = (int) j;
+        indptr[n + 1] = at;
         for (int c = 0; c < rank; c++) {
-          h[c] += (double) x * v[(int) j * rank + c];
+          embeddings[i * rank + c] = (float) h[c];
+        }
+        uniform[i] = random.nextDouble();
+      }
+      for (int i = 0; i < count; i++) {
+        for (int k = 0; k < classes; k++) {
+          probabilities[i * classes + k] = (float) b[k];
         }
       }
-      indptr[n + 1] = at;
-      double max = Double.NEGATIVE_INFINITY;
-      for (int k = 0; k < classes; k++) {
-        double psi = b[k];
-        for (int c = 0; c < rank; c++) {
-          psi += h[c] * u[k * rank + c];
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              true,
+              count,
+              classes,
+              rank,
+              1f,
+              embeddings,
+              0,
+              rank,
+              u,
+              0,
+              rank,
+              1f,
+              probabilities,
+              0,
+              classes);
+      for (int i = 0; i < count; i++) {
+        int row = i * classes;
+        kernels.vectorOps().softmax(classes, probabilities, row);
+        double total = 0;
+        for (int k = 0; k < classes; k++) {
+          total += probabilities[row + k];
         }
-        score[k] = psi;
-        max = Math.max(max, psi);
+        double target = uniform[i] * total;
+        int k = 0;
+        double running = probabilities[row];
+        while (running <= target && k < classes - 1) {
+          running += probabilities[row + ++k];
+        }
+        labels[first + i] = k;
       }
-      double total = 0;
-      for (int k = 0; k < classes; k++) {
-        score[k] = Math.exp(score[k] - max);
-        total += score[k];
-      }
-      double target = random.nextDouble() * total;
-      int k = 0;
-      double running = score[0];
-      while (running <= target && k < classes - 1) {
-        running += score[++k];
-      }
-      labels[n] = k;
     }
     Features features;
     if (dense) {

@@ -3,10 +3,10 @@ package org.largecat.model;
 import org.largecat.kernel.Kernels;
 
 /**
- * The full softmax of a block of dense rows against all K classes of a model: the block's scores ψ
- * = X_B Wᵀ + b by one float gemm, then each row's log-normaliser log Σ_k e^{ψ_k} and probabilities
- * by {@link org.largecat.kernel.VectorOps#softmax} (A&R Eq. 1). The caller keeps the block small,
- * so no N × K matrix is ever held. Shared by the mini-batch exact softmax and evaluation.
+ * The scores of a block of dense rows against all K classes of a linear model, ψ = X_B Wᵀ + b by
+ * one float gemm, for the caller to turn row by row into the softmax's log-normaliser log Σ_k
+ * e^{ψ_k} and probabilities by {@link org.largecat.kernel.VectorOps#softmax} (A&R Eq. 1). The
+ * caller keeps the block small, so no N × K matrix is ever held.
  */
 public final class SoftmaxBlock {
   private SoftmaxBlock() {}
@@ -64,13 +64,5 @@ public final class SoftmaxBlock {
               scoresOff,
               classes);
     }
-  }
-
-  /**
-   * Turns the K scores from {@code offset} into their probabilities in place and returns log Σ_k
-   * e^{ψ_k}.
-   */
-  public static double softmax(Kernels kernels, int classes, float[] scores, int offset) {
-    return kernels.vectorOps().softmax(classes, scores, offset);
   }
 }

@@ -20,7 +20,9 @@ class FactorizedEvaluationTest {
     int classes = 37;
     int columns = 23;
     int rank = 5;
-    FactorizedSet set = SyntheticData.factorizedSoftmax(301, columns, classes, rank, 0.4, 0.3, 8);
+    FactorizedSet set =
+        SyntheticData.factorizedSoftmax(
+            Kernels.of("scalar"), 301, columns, classes, rank, 0.4, 0.3, 8);
     FactorizedModel model =
         new FactorizedModel(
             Link.SOFTMAX, classes, columns, rank, set.inputs(), set.outputs(), set.biases());

@@ -10,6 +10,7 @@ import org.largecat.data.DatasetWriter;
 import org.largecat.data.FactorizedSet;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
+import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
@@ -212,7 +213,7 @@ final class DataCommand {
       } else {
         FactorizedSet set =
             SyntheticData.factorizedSoftmax(
-                rows + test, columns, classes, rank, scale, density, seed);
+                Kernels.get(), rows + test, columns, classes, rank, scale, density, seed);
         all = set.data();
         truth =
             new FactorizedModel(

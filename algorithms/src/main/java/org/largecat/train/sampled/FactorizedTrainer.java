@@ -64,11 +64,8 @@ public final class FactorizedTrainer implements Trainer {
   private final ClassSampler sharedSampler;
   private final CounterRandom sharedRandom = new CounterRandom();
 
-  private final int[] order;
-  private int position;
-  private long epoch;
+  private final BatchOrder batches;
   private final int[] batchExamples;
-  private int batchSize;
 
   /** Per batch position i: h_i and ∂L/∂h_i (B x r), its classes and their coefficients. */
   private final float[] embeddings;
@@ -92,8 +89,7 @@ public final class FactorizedTrainer implements Trainer {
   private final double[] squaresBiases;
   private final int[] classLast;
   private final int[] featureLast;
-  private final double smoothing;
-  private final double[] keptPowers = new double[64];
+  private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
   private final List<Callable<Void>> examplePhase = new ArrayList<>();
@@ -140,9 +136,9 @@ public final class FactorizedTrainer implements Trainer {
     sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
     sharedSampler = shared ? classSampler.copy() : null;
 
-    order = new int[data.rows()];
-    int batch = Math.min(options.batch(), data.rows());
-    batchExamples = new int[batch];
+    batches = new BatchOrder(data.rows(), options.batch(), options.seed());
+    batchExamples = batches.examples;
+    int batch = batchExamples.length;
     embeddings = new float[Math.multiplyExact(batch, rank)];
     embeddingGradients = new float[embeddings.length];
     batchRows = new int[Math.multiplyExact(batch, slots)];
@@ -154,16 +150,13 @@ public final class FactorizedTrainer implements Trainer {
     classBuckets = new Buckets(classes, shared ? batch + sampled : batchRows.length);
     featureBuckets = new Buckets(data.columns(), batchColumns.length);
 
-    boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
+    rowUpdate = new RowUpdate(options, data.rows());
+    boolean adaptive = rowUpdate.adaptive();
     squaresOutputs = adaptive ? new float[model.outputs().length] : null;
     squaresInputs = adaptive ? new float[model.inputs().length] : null;
     squaresBiases = adaptive ? new double[classes] : null;
     classLast = new int[classes];
     featureLast = new int[data.columns()];
-    smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
-    for (int i = 0; i < keptPowers.length; i++) {
-      keptPowers[i] = Math.pow(1 - smoothing, i);
-    }
 
     double meanRow = data.rows() == 0 ? 0 : data.features().storedValues() / (double) data.rows();
     double work = (double) batch * (2 * slots + 2 * meanRow) * rank;
@@ -193,7 +186,6 @@ public final class FactorizedTrainer implements Trainer {
                   return t;
                 })
             : null;
-    newEpoch();
   }
 
   /**
@@ -237,33 +229,19 @@ public final class FactorizedTrainer implements Trainer {
   @Override
   public double step() {
     iteration++;
-    if (position == order.length) {
-      newEpoch();
-    }
-    batchSize = Math.min(batchExamples.length, order.length - position);
-    System.arraycopy(order, position, batchExamples, 0, batchSize);
-    position += batchSize;
+    batches.next();
     if (sharedRows != null) {
       drawSharedClasses();
     }
     run(examplePhase);
     bucketRows();
+    rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
     run(updatePhase);
     double sum = 0;
     for (Worker w : workers) {
       sum += w.boundSum;
     }
-    return data.rows() / (double) batchSize * sum;
-  }
-
-  private void newEpoch() {
-    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch++);
-    for (int i = 0; i < order.length; i++) {
-      int j = random.nextInt(i + 1);
-      order[i] = order[j];
-      order[j] = i;
-    }
-    position = 0;
+    return data.rows() / (double) batches.size * sum;
   }
 
   private void drawSharedClasses() {
@@ -295,11 +273,11 @@ public final class FactorizedTrainer implements Trainer {
   private void bucketRows() {
     classBuckets.clear();
     if (sharedRows == null) {
-      for (int i = 0; i < batchSize * slots; i++) {
+      for (int i = 0; i < batches.size * slots; i++) {
         classBuckets.add(batchRows[i], i / slots, batchCoef[i]);
       }
     } else {
-      for (int i = 0; i < batchSize; i++) {
+      for (int i = 0; i < batches.size; i++) {
         classBuckets.add(batchRows[i * slots], i, batchCoef[i * slots]);
       }
       for (int j = 0; j < sampled; j++) {
@@ -308,7 +286,7 @@ public final class FactorizedTrainer implements Trainer {
     }
     classBuckets.sort();
     featureBuckets.clear();
-    for (int i = 0; i < batchSize; i++) {
+    for (int i = 0; i < batches.size; i++) {
       for (int e = i * maxRow, end = e + batchNonzeros[i]; e < end; e++) {
         featureBuckets.add(batchColumns[e], i, batchValues[e]);
       }
@@ -354,8 +332,8 @@ public final class FactorizedTrainer implements Trainer {
 
     void examples() {
       boundSum = 0;
-      int from = (int) ((long) batchSize * thread / workers.length);
-      int to = (int) ((long) batchSize * (thread + 1) / workers.length);
+      int from = (int) ((long) batches.size * thread / workers.length);
+      int to = (int) ((long) batches.size * (thread + 1) / workers.length);
       Features x = data.features();
       float[] u = model.outputs();
       double[] b = model.biases();
@@ -485,35 +463,19 @@ public final class FactorizedTrainer implements Trainer {
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */
     void update() {
-      float rate;
-      float scale;
-      switch (options.stepSize()) {
-        case StepSizeSchedule.Adaptive a -> {
-          rate = (float) (stepScale * a.rate(iteration));
-          scale = (float) (data.rows() / (double) batchSize);
-        }
-        case StepSizeSchedule.Sgd sgd -> {
-          rate = (float) (stepScale * sgd.rate(epoch - 1));
-          scale = (float) (1.0 / batchSize);
-        }
-      }
-      float precision =
-          options.priorVariance() == 0
-              ? 0
-              : (float) (scale * batchSize / data.rows() / options.priorVariance());
       int touched = classBuckets.touchedCount + featureBuckets.touchedCount;
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
       for (int t = lo; t < Math.min(hi, classBuckets.touchedCount); t++) {
-        updateClass(t, rate, scale, precision);
+        updateClass(t);
       }
       for (int t = Math.max(lo, classBuckets.touchedCount); t < hi; t++) {
-        updateFeature(t - classBuckets.touchedCount, rate, scale, precision);
+        updateFeature(t - classBuckets.touchedCount);
       }
     }
 
     /** Output row and bias of touched class t: Σ c h_n, and the gemms' rows for shared classes. */
-    private void updateClass(int t, float rate, float scale, float precision) {
+    private void updateClass(int t) {
       Buckets c = classBuckets;
       int k = c.touched[t];
       int from = c.start[t];
@@ -543,12 +505,12 @@ public final class FactorizedTrainer implements Trainer {
       }
       int last = classLast[k];
       classLast[k] = iteration;
-      updateBias(k, biasGradient, last, rate, scale, precision);
-      updateRow(model.outputs(), squaresOutputs, k * rank, last, rate, scale, precision);
+      rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
+      rowUpdate.row(model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
     }
 
     /** Input row of touched feature t: Σ x_nj ∂L/∂h_n. */
-    private void updateFeature(int t, float rate, float scale, float precision) {
+    private void updateFeature(int t) {
       Buckets f = featureBuckets;
       int j = f.touched[t];
       ops.gatherAxpy(
@@ -564,71 +526,8 @@ public final class FactorizedTrainer implements Trainer {
           0);
       int last = featureLast[j];
       featureLast[j] = iteration;
-      updateRow(model.inputs(), squaresInputs, j * rank, last, rate, scale, precision);
+      rowUpdate.row(model.inputs(), squaresInputs, j * rank, rank, last, gradient, row, squares);
     }
-
-    /**
-     * Applies the gradient row to table[base..base+r), last updated at iteration {@code last}, and
-     * clears it; through copies of the row so the loops share one index and vectorise.
-     */
-    private void updateRow(
-        float[] table,
-        float[] tableSquares,
-        int base,
-        int last,
-        float rate,
-        float scale,
-        float precision) {
-      float[] g = gradient;
-      float[] w = row;
-      System.arraycopy(table, base, w, 0, rank);
-      if (tableSquares == null) {
-        for (int j = 0; j < rank; j++) {
-          w[j] += rate * (g[j] * scale - precision * w[j]);
-          g[j] = 0;
-        }
-      } else {
-        float fresh = (float) freshWeight(last);
-        float keep = (float) keptWeight(last);
-        float[] s = squares;
-        System.arraycopy(tableSquares, base, s, 0, rank);
-        for (int j = 0; j < rank; j++) {
-          float gj = g[j] * scale - precision * w[j];
-          g[j] = 0;
-          float sj = fresh * gj * gj + keep * s[j];
-          s[j] = sj;
-          w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
-        }
-        System.arraycopy(s, 0, tableSquares, base, rank);
-      }
-      System.arraycopy(w, 0, table, base, rank);
-    }
-  }
-
-  private void updateBias(
-      int k, double gradient, int last, double rate, double scale, double precision) {
-    double g = gradient * scale - precision * model.biases()[k];
-    if (squaresBiases == null) {
-      model.biases()[k] += rate * g;
-      return;
-    }
-    double s = freshWeight(last) * g * g + keptWeight(last) * squaresBiases[k];
-    squaresBiases[k] = s;
-    model.biases()[k] += rate * g / (1 + Math.sqrt(s));
-  }
-
-  /** The weight of g² in s: 1 at a row's first gradient (s = g²), else the smoothing. */
-  private double freshWeight(int last) {
-    return last == 0 ? 1 : smoothing;
-  }
-
-  /** The weight of the previous s: (1 − smoothing)^(t − last), the idle iterations' decays. */
-  private double keptWeight(int last) {
-    if (last == 0) {
-      return 0;
-    }
-    int idle = iteration - last;
-    return idle < keptPowers.length ? keptPowers[idle] : Math.pow(keptPowers[1], idle);
   }
 
   private static int maxRowLength(Features x) {

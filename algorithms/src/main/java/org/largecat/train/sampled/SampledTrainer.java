@@ -97,12 +97,9 @@ public final class SampledTrainer implements Trainer {
   private final int[] rowLast;
   private final int[] coordinateLast;
 
-  private final int[] order;
-  private int position;
-  private long epoch;
-  private final int[] batchRows;
-  private int batchSize;
+  private final BatchOrder batches;
   private final int[] batchExamples;
+  private final int[] batchRows;
 
   /**
    * Exact softmax, dense x: the batch's rows of x, and its scores turned into coefficients e_y − p
@@ -120,8 +117,7 @@ public final class SampledTrainer implements Trainer {
   private final List<Callable<Void>> updatePhase = new ArrayList<>();
   private final ExecutorService pool;
   private static final double WORK_PER_THREAD = 200_000;
-  private final double[] keptPowers = new double[64];
-  private final double smoothing;
+  private final RowUpdate rowUpdate;
   private int iteration;
 
   /** The product of the step reductions of {@link #scaleStepSize}. */
@@ -170,17 +166,13 @@ public final class SampledTrainer implements Trainer {
     sharedSampler = shared ? classSampler.copy() : null;
     int threads = threadsWorthStarting(data, options, slots);
     int cells = Math.multiplyExact(classes, columns);
-    boolean adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;
-    squares = adaptive ? new float[cells] : null;
-    biasSquares = adaptive ? new double[classes] : null;
+    rowUpdate = new RowUpdate(options, data.rows());
+    squares = rowUpdate.adaptive() ? new float[cells] : null;
+    biasSquares = rowUpdate.adaptive() ? new double[classes] : null;
     rowLast = new int[classes];
     coordinateLast = updatesByCoordinate(data, options, sampled) ? new int[cells] : null;
-    smoothing = options.stepSize() instanceof StepSizeSchedule.Adaptive a ? a.smoothing() : 1;
-    for (int i = 0; i < keptPowers.length; i++) {
-      keptPowers[i] = Math.pow(1 - smoothing, i);
-    }
-    order = new int[data.rows()];
-    batchExamples = new int[Math.min(options.batch(), data.rows())];
+    batches = new BatchOrder(data.rows(), options.batch(), options.seed());
+    batchExamples = batches.examples;
     batchRows = new int[fullDense ? 0 : Math.multiplyExact(batchExamples.length, slots)];
     batchCoef = new float[batchRows.length];
     slotCount = new int[classes];
@@ -222,7 +214,6 @@ public final class SampledTrainer implements Trainer {
                   return t;
                 })
             : null;
-    newEpoch();
   }
 
   /** |S|: the option's, at most K − 1, and K − 1 for the exact softmax. */
@@ -307,7 +298,7 @@ public final class SampledTrainer implements Trainer {
   @Override
   public double step() {
     iteration++;
-    nextBatch();
+    batches.next();
     if (sharedRows != null) {
       drawSharedClasses();
     }
@@ -315,18 +306,19 @@ public final class SampledTrainer implements Trainer {
     if (batchCoefficients == null) {
       bucketSlotsByClass();
     }
+    rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
     run(updatePhase);
     double sum = 0;
     for (ExampleWorker w : workers) {
       sum += w.boundSum;
     }
-    lastBound = data.rows() / (double) batchSize * sum;
+    lastBound = data.rows() / (double) batches.size * sum;
     return lastBound;
   }
 
   /** A counting sort of the batch's slots by class, classes in order of first appearance. */
   private void bucketSlotsByClass() {
-    int end = batchSize * slots;
+    int end = batches.size * slots;
     touchedCount = 0;
     for (int i = 0; i < end; i++) {
       int k = batchRows[i];
@@ -345,10 +337,10 @@ public final class SampledTrainer implements Trainer {
     // The label slots first, so that with the shared gemm a class's examples come before its -1 -
     // j.
     boolean sharedGemm = workers[0].sharedGradient != null;
-    for (int b = 0; b < batchSize; b++) {
+    for (int b = 0; b < batches.size; b++) {
       bucket(b * slots, batchExamples[b]);
     }
-    for (int b = 0; b < batchSize; b++) {
+    for (int b = 0; b < batches.size; b++) {
       for (int j = 1; j < slots; j++) {
         bucket(b * slots + j, sharedGemm ? -j : batchExamples[b]);
       }
@@ -390,25 +382,6 @@ public final class SampledTrainer implements Trainer {
     Parallel.invokeAll(pool, phase, "training");
   }
 
-  private void newEpoch() {
-    SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch++);
-    for (int i = 0; i < order.length; i++) {
-      int j = random.nextInt(i + 1);
-      order[i] = order[j];
-      order[j] = i;
-    }
-    position = 0;
-  }
-
-  private void nextBatch() {
-    if (position == order.length) {
-      newEpoch();
-    }
-    batchSize = Math.min(batchExamples.length, order.length - position);
-    System.arraycopy(order, position, batchExamples, 0, batchSize);
-    position += batchSize;
-  }
-
   /** Phase one for the examples [r·B/T, (r+1)·B/T) of the batch. */
   private final class ExampleWorker {
     private final int thread;
@@ -445,8 +418,8 @@ public final class SampledTrainer implements Trainer {
     void run() {
       boundSum = 0;
       int threads = workers.length;
-      int from = (int) ((long) batchSize * thread / threads);
-      int to = (int) ((long) batchSize * (thread + 1) / threads);
+      int from = (int) ((long) batches.size * thread / threads);
+      int to = (int) ((long) batches.size * (thread + 1) / threads);
       if (examples != null) {
         runSharedDense(from, to);
         return;
@@ -499,7 +472,7 @@ public final class SampledTrainer implements Trainer {
       for (int i = from; i < to; i++) {
         int label = i * classes + data.labels()[batchExamples[i]];
         float labelScore = c[label];
-        boundSum += labelScore - SoftmaxBlock.softmax(kernels, classes, c, i * classes);
+        boundSum += labelScore - kernels.vectorOps().softmax(classes, c, i * classes);
         kernels.vectorOps().scale(classes, -1f, c, i * classes);
         c[label] += 1;
       }
@@ -586,25 +559,9 @@ public final class SampledTrainer implements Trainer {
     int threads = workers.length;
     int lo = (int) ((long) touchedCount * thread / threads);
     int hi = (int) ((long) touchedCount * (thread + 1) / threads);
-    float rate;
-    float scale;
-    switch (options.stepSize()) {
-      case StepSizeSchedule.Adaptive a -> {
-        rate = (float) (stepScale * a.rate(iteration));
-        scale = (float) (data.rows() / (double) batchSize);
-      }
-      case StepSizeSchedule.Sgd sgd -> {
-        rate = (float) (stepScale * sgd.rate(epoch - 1));
-        scale = (float) (1.0 / batchSize);
-      }
-    }
-    float precision =
-        options.priorVariance() == 0
-            ? 0
-            : (float) (scale * batchSize / data.rows() / options.priorVariance());
     RowBuffers row = rowBuffers[thread];
     if (batchCoefficients != null) {
-      updateAllClasses(thread, row, rate, scale, precision);
+      updateAllClasses(thread, row);
       return;
     }
     float[] g = row.gradient;
@@ -616,15 +573,15 @@ public final class SampledTrainer implements Trainer {
       }
       int last = rowLast[k];
       rowLast[k] = iteration;
-      updateBias(k, biasGradient, last, rate, scale, precision);
+      rowUpdate.bias(model.biases(), biasSquares, k, biasGradient, last);
       if (columns == 0) {
         continue; // a bias-only model, as A&R's synthetic set, has no weight rows
       }
       sumGradientRow(t, g);
       if (coordinateLast == null) {
-        updateRow(k, row, last, rate, scale, precision);
+        updateRow(k, row, last);
       } else {
-        updateTouchedCoordinates(k, t, g, rate, scale, precision);
+        updateTouchedCoordinates(k, t, g);
       }
     }
   }
@@ -634,8 +591,7 @@ public final class SampledTrainer implements Trainer {
    * block of classes' gradient rows at a time by one gemm, Cᵀ X_B, their biases' as the columns'
    * sums in batch order, each row applied as a touched row is.
    */
-  private void updateAllClasses(
-      int thread, RowBuffers row, float rate, float scale, float precision) {
+  private void updateAllClasses(int thread, RowBuffers row) {
     int threads = workers.length;
     int lo = (int) ((long) classes * thread / threads);
     int hi = (int) ((long) classes * (thread + 1) / threads);
@@ -650,7 +606,7 @@ public final class SampledTrainer implements Trainer {
               false,
               count,
               columns,
-              batchSize,
+              batches.size,
               1f,
               batchCoefficients,
               first,
@@ -663,7 +619,7 @@ public final class SampledTrainer implements Trainer {
               0,
               columns);
       Arrays.fill(biasGradients, 0);
-      for (int b = 0; b < batchSize; b++) {
+      for (int b = 0; b < batches.size; b++) {
         for (int j = 0; j < count; j++) {
           biasGradients[j] += batchCoefficients[b * classes + first + j];
         }
@@ -672,9 +628,9 @@ public final class SampledTrainer implements Trainer {
         int k = first + j;
         int last = rowLast[k];
         rowLast[k] = iteration;
-        updateBias(k, biasGradients[j], last, rate, scale, precision);
+        rowUpdate.bias(model.biases(), biasSquares, k, biasGradients[j], last);
         System.arraycopy(block, j * columns, row.gradient, 0, columns);
-        updateRow(k, row, last, rate, scale, precision);
+        updateRow(k, row, last);
       }
     }
   }
@@ -736,45 +692,24 @@ public final class SampledTrainer implements Trainer {
 
   /**
    * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it.
-   * The loops are flat float loops over arrays that share one index, which is what the compiler
-   * needs to vectorise them (it cannot rule out that g and w, with different offsets, are one
-   * array, and leaves the loop scalar), hence the copies of the row to and from the buffers.
    */
-  private void updateRow(
-      int k, RowBuffers row, int last, float rate, float scale, float precision) {
-    float[] g = row.gradient;
-    float[] w = row.weights;
-    int base = k * columns;
-    System.arraycopy(model.weights(), base, w, 0, columns);
-    if (squares == null) {
-      for (int j = 0; j < columns; j++) {
-        w[j] += rate * (g[j] * scale - precision * w[j]);
-        g[j] = 0;
-      }
-    } else {
-      float fresh = (float) freshWeight(last);
-      float keep = (float) keptWeight(last);
-      float[] s = row.squares;
-      System.arraycopy(squares, base, s, 0, columns);
-      for (int j = 0; j < columns; j++) {
-        float gj = g[j] * scale - precision * w[j];
-        g[j] = 0;
-        float sj = fresh * gj * gj + keep * s[j];
-        s[j] = sj;
-        w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
-      }
-      System.arraycopy(s, 0, squares, base, columns);
-    }
-    System.arraycopy(w, 0, model.weights(), base, columns);
+  private void updateRow(int k, RowBuffers row, int last) {
+    rowUpdate.row(
+        model.weights(),
+        squares,
+        k * columns,
+        columns,
+        last,
+        row.gradient,
+        row.weights,
+        row.squares);
   }
 
   /**
    * Sparse x, large D: applies g at the features of touched class t's examples only, each (row,
    * feature) pair once, with its own last update, and clears g there.
    */
-  private void updateTouchedCoordinates(
-      int k, int t, float[] g, float rate, float scale, float precision) {
-    float[] w = model.weights();
+  private void updateTouchedCoordinates(int k, int t, float[] g) {
     for (int e = touchedStart[t]; e < touchedStart[t + 1]; e++) {
       int n = bucketExample[e];
       for (int j = sparse.indptr()[n]; j < sparse.indptr()[n + 1]; j++) {
@@ -785,46 +720,10 @@ public final class SampledTrainer implements Trainer {
           continue;
         }
         coordinateLast[c] = iteration;
-        float gc = g[feature] * scale - precision * w[c];
+        rowUpdate.coordinate(model.weights(), squares, c, g[feature], last);
         g[feature] = 0;
-        if (squares == null) {
-          w[c] += rate * gc;
-        } else {
-          float sc = (float) (freshWeight(last) * gc * gc + keptWeight(last) * squares[c]);
-          squares[c] = sc;
-          w[c] += rate * gc / (1 + (float) Math.sqrt(sc));
-        }
       }
     }
-  }
-
-  private void updateBias(
-      int k, double gradient, int last, double rate, double scale, double precision) {
-    double g = gradient * scale - precision * model.biases()[k];
-    if (squares == null) {
-      model.biases()[k] += rate * g;
-      return;
-    }
-    double s = freshWeight(last) * g * g + keptWeight(last) * biasSquares[k];
-    biasSquares[k] = s;
-    model.biases()[k] += rate * g / (1 + Math.sqrt(s));
-  }
-
-  /** The weight of g² in s: 1 at a coordinate's first gradient (s = g²), else the smoothing. */
-  private double freshWeight(int last) {
-    return last == 0 ? 1 : smoothing;
-  }
-
-  /**
-   * The weight of the previous s: (1 − smoothing)^(t − last), the decays of the idle iterations
-   * folded in.
-   */
-  private double keptWeight(int last) {
-    if (last == 0) {
-      return 0;
-    }
-    int idle = iteration - last;
-    return idle < keptPowers.length ? keptPowers[idle] : Math.pow(keptPowers[1], idle);
   }
 
   @Override

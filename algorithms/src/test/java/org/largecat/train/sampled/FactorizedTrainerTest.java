@@ -166,7 +166,7 @@ class FactorizedTrainerTest {
 
   @Test
   void perExampleRunsAreTheSameForAnyThreadCount() {
-    FactorizedSet set = SyntheticData.factorizedSoftmax(3000, 40, 30, 4, 0.5, 0.2, 5);
+    FactorizedSet set = SyntheticData.factorizedSoftmax(KERNELS, 3000, 40, 30, 4, 0.5, 0.2, 5);
     FactorizedModel one = train(set.data(), 4, Sampling.PER_EXAMPLE, 1, 100, 9);
     FactorizedModel two = train(set.data(), 4, Sampling.PER_EXAMPLE, 2, 100, 9);
     assertArrayEquals(one.inputs(), two.inputs());
@@ -182,7 +182,8 @@ class FactorizedTrainerTest {
   @Test
   void recoversAKnownRankFourModel() {
     int rank = 4;
-    FactorizedSet all = SyntheticData.factorizedSoftmax(44_000, 60, 40, rank, 0.5, 0.1, 17);
+    FactorizedSet all =
+        SyntheticData.factorizedSoftmax(KERNELS, 44_000, 60, 40, rank, 0.5, 0.1, 17);
     Dataset train = all.data().subset(IntStream.range(0, 40_000).toArray());
     Dataset test = all.data().subset(IntStream.range(40_000, 44_000).toArray());
     FactorizedModel truth =
