@@ -409,7 +409,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
    * One thread's workspace and the Newton solve of Φ for one mini-batch. Every quantity of the
    * solve lives in the scores S = (b_i · a_t) (|S_j| × q), formed once per Newton direction: a
    * trial point of the line search is S + ℓ·S_d, and the Hessian is never formed, its products (one
-   * projection onto the b_i and one back) feed conjugate gradients.
+   * projection onto the b_i and one back) feed conjugate gradients. Unknowns are stored by basis
+   * coordinate, a_t's l-th at [l·q + t], as scores are by point, [i·q + t], so every inner loop of
+   * a product runs over the q row slots with independent sums instead of a chain of r.
    */
   private final class Newton {
     private final double[] scores;
@@ -433,6 +435,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
     private final double[] projected;
     private final double[] diagonal;
     private final double[] lambda;
+
+    /** 2(1 + λ_t), the ridge part of ∇²Φ per row slot. */
+    private final double[] ridge;
+
     private final float[] coef;
 
     /** moves[t·|S_j| + i] = (Tᵀ a_t)_i, the weight of x̃_i in the move of row slot t. */
@@ -448,7 +454,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       directionScores = new double[maxPoints * maxRows];
       base = new double[maxPoints * maxRows];
       logWeight = new double[maxRows];
-      terms = new double[maxRows + 1];
+      terms = new double[maxRows];
       weights = new double[maxPoints * maxRows];
       zeta = new double[maxPoints];
       omega = new double[maxPoints];
@@ -464,6 +470,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       projected = new double[maxPoints * maxRows];
       diagonal = new double[unknowns];
       lambda = new double[maxRows];
+      ridge = new double[maxRows];
       coef = new float[maxRows];
       moves = new double[maxRows * maxPoints];
     }
@@ -490,6 +497,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       for (int t = 0; t < q; t++) {
         int k = itemRows[rowsFrom + t];
         lambda[t] = rate * options.ridge() * beta[k];
+        ridge[t] = 2 * (1 + lambda[t]);
         logWeight[t] = t < labelled ? 0 : logRho;
       }
       double lossSum = 0;
@@ -501,17 +509,23 @@ final class MiniBatchImplicitTrainer implements Trainer {
         for (int t = 0; t < q; t++) {
           scores[point * q + t] *= rowScale[itemRows[rowsFrom + t]];
         }
-        // Pre-step loss estimate u + e^{−u} d − 1, and the shrunk offsets of z_ik at A = 0.
-        int count = 0;
-        terms[count++] = 0;
+        // Pre-step loss estimate u + e^{−u} d − 1 (log d by log-sum-exp in line: a kernel call
+        // costs more than its q terms), and the shrunk offsets of z_ik at A = 0.
         double yScore = scores[point * q + ty];
+        double max = 0;
         for (int t = 0; t < q; t++) {
           if (t != ty) {
-            terms[count++] = scores[point * q + t] - yScore + logWeight[t];
+            terms[t] = scores[point * q + t] - yScore + logWeight[t];
+            max = Math.max(max, terms[t]);
           }
         }
-        double logD = kernels.vectorOps().logSumExp(count, terms, 0);
-        lossSum += uOld + Math.expm1(logD - uOld);
+        double sum = Math.exp(-max);
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            sum += Math.exp(terms[t] - max);
+          }
+        }
+        lossSum += uOld + Math.expm1(max + Math.log(sum) - uOld);
         double yShrunk = yScore / (1 + lambda[ty]);
         for (int t = 0; t < q; t++) {
           base[point * q + t] = scores[point * q + t] / (1 + lambda[t]) - yShrunk + logWeight[t];
@@ -536,8 +550,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       while (iterations < MAX_NEWTON_ITERATIONS) {
         iterations++;
         gradientAndDiagonal(j, size, q, r);
-        double slope = newtonDirection(j, size, q, r);
-        project(j, size, q, r, direction, directionScores);
+        double slope = newtonDirection(j, size, q, r, size * q);
         double cross = weightedDot(a, direction, q, r);
         double normD = weightedDot(direction, direction, q, r);
         if (-slope / 2 <= options.innerTolerance() * Math.max(1, phi)) {
@@ -648,28 +661,33 @@ final class MiniBatchImplicitTrainer implements Trainer {
           diagonalCurvature[point * q + t] = outer * e * e + 2 * w * (t == ty ? -e : e);
         }
       }
-      for (int t = 0; t < q; t++) {
-        double ridge = 2 * (1 + lambda[t]);
-        for (int l = 0; l < r; l++) {
-          double g = ridge * a[t * r + l];
-          double d = ridge;
-          for (int point = 0; point < size; point++) {
-            double bl = b[l * size + point];
-            g += pointTerms[point * q + t] * bl;
-            d += diagonalCurvature[point * q + t] * bl * bl;
+      for (int l = 0; l < r; l++) {
+        int at = l * q;
+        for (int t = 0; t < q; t++) {
+          gradient[at + t] = ridge[t] * a[at + t];
+          diagonal[at + t] = ridge[t];
+        }
+        for (int point = 0; point < size; point++) {
+          double bl = b[l * size + point];
+          double bl2 = bl * bl;
+          int row = point * q;
+          for (int t = 0; t < q; t++) {
+            gradient[at + t] += pointTerms[row + t] * bl;
+            diagonal[at + t] += diagonalCurvature[row + t] * bl2;
           }
-          gradient[t * r + l] = g;
-          diagonal[t * r + l] = d;
         }
       }
     }
 
     /**
      * The Newton direction −(∇²Φ)⁻¹∇Φ by conjugate gradients preconditioned by the diagonal, at
-     * most 2·unknowns iterations (exact arithmetic needs unknowns); returns its slope ∇Φ·direction.
+     * most 2·unknowns iterations (exact arithmetic needs unknowns), with its scores in
+     * directionScores summed from those of the conjugate directions that the Hessian products
+     * project anyway; returns its slope ∇Φ·direction.
      */
-    private double newtonDirection(int j, int size, int q, int r) {
+    private double newtonDirection(int j, int size, int q, int r, int cells) {
       int unknowns = q * r;
+      Arrays.fill(directionScores, 0, cells, 0);
       double gg = 0;
       for (int p = 0; p < unknowns; p++) {
         direction[p] = 0;
@@ -687,6 +705,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
           break; // rounding: the Krylov space is exhausted
         }
         double alpha = rz / pHp;
+        for (int p = 0; p < cells; p++) {
+          directionScores[p] += alpha * projected[p];
+        }
         double rr = 0;
         for (int p = 0; p < unknowns; p++) {
           direction[p] += alpha * conjugate[p];
@@ -711,7 +732,8 @@ final class MiniBatchImplicitTrainer implements Trainer {
     }
 
     /**
-     * out = ∇²Φ v: v's scores b_i · v_t, each point's M_i applied to them, and back onto the b_i.
+     * out = ∇²Φ v: v's scores b_i · v_t (left in projected), each point's M_i applied to them, and
+     * back onto the b_i.
      */
     private void hessianTimes(int j, int size, int q, int r, double[] v, double[] out) {
       project(j, size, q, r, v, projected);
@@ -737,14 +759,17 @@ final class MiniBatchImplicitTrainer implements Trainer {
         pointTerms[row + ty] = yTerm + outer * weights[row + ty];
       }
       double[] b = basisB[j];
-      for (int t = 0; t < q; t++) {
-        double ridge = 2 * (1 + lambda[t]);
-        for (int l = 0; l < r; l++) {
-          double sum = ridge * v[t * r + l];
-          for (int point = 0; point < size; point++) {
-            sum += pointTerms[point * q + t] * b[l * size + point];
+      for (int l = 0; l < r; l++) {
+        int at = l * q;
+        for (int t = 0; t < q; t++) {
+          out[at + t] = ridge[t] * v[at + t];
+        }
+        for (int point = 0; point < size; point++) {
+          double bl = b[l * size + point];
+          int row = point * q;
+          for (int t = 0; t < q; t++) {
+            out[at + t] += pointTerms[row + t] * bl;
           }
-          out[t * r + l] = sum;
         }
       }
     }
@@ -753,12 +778,14 @@ final class MiniBatchImplicitTrainer implements Trainer {
     private void project(int j, int size, int q, int r, double[] v, double[] out) {
       double[] b = basisB[j];
       for (int point = 0; point < size; point++) {
-        for (int t = 0; t < q; t++) {
-          double sum = 0;
-          for (int l = 0; l < r; l++) {
-            sum += b[l * size + point] * v[t * r + l];
+        int row = point * q;
+        Arrays.fill(out, row, row + q, 0);
+        for (int l = 0; l < r; l++) {
+          double bl = b[l * size + point];
+          int at = l * q;
+          for (int t = 0; t < q; t++) {
+            out[row + t] += bl * v[at + t];
           }
-          out[point * q + t] = sum;
         }
       }
     }
@@ -766,14 +793,13 @@ final class MiniBatchImplicitTrainer implements Trainer {
     /** Σ_t (1 + λ_t) x_t · y_t. */
     private double weightedDot(double[] x, double[] y, int q, int r) {
       double sum = 0;
-      for (int t = 0; t < q; t++) {
-        double part = 0;
-        for (int l = 0; l < r; l++) {
-          part += x[t * r + l] * y[t * r + l];
+      for (int l = 0; l < r; l++) {
+        int at = l * q;
+        for (int t = 0; t < q; t++) {
+          sum += ridge[t] * x[at + t] * y[at + t];
         }
-        sum += (1 + lambda[t]) * part;
       }
-      return sum;
+      return sum / 2;
     }
 
     private static double dot(double[] x, double[] y, int n) {
@@ -803,7 +829,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         for (int point = 0; point < size; point++) {
           double sum = 0;
           for (int l = 0; l < r; l++) {
-            sum += tt[l * size + point] * a[t * r + l];
+            sum += tt[l * size + point] * a[l * q + t];
           }
           moves[t * size + point] = sum;
         }
