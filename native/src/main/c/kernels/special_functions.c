@@ -23,6 +23,18 @@ static inline __attribute__((always_inline)) void apply(vdouble (*f)(vdouble), i
 }
 
 
+static inline vdouble normal_log_survival(vdouble x) {
+  return normal_log_cdf(-x);
+}
+
+static inline vdouble logistic_log_survival(vdouble x) {
+  return vlog_sigmoid(-x);
+}
+
+static inline vdouble gumbel_log_cdf(vdouble x) {
+  return -vexp(-x);
+}
+
 static inline vdouble truncated_normal_mean_negative(vdouble mu) {
   return -truncated_normal_mean(-mu); /* T- has the law of -T+ for -mu */
 }
@@ -122,6 +134,12 @@ ELEMENTWISE_KERNEL(truncated_normal_variance_positive, truncated_normal_variance
 ELEMENTWISE_KERNEL(truncated_normal_variance_negative, truncated_normal_variance_negative)
 ELEMENTWISE_KERNEL(truncated_normal_entropy_positive, truncated_normal_entropy)
 ELEMENTWISE_KERNEL(truncated_normal_entropy_negative, truncated_normal_entropy_negative)
+ELEMENTWISE_KERNEL(log1p, vlog1p)
+ELEMENTWISE_KERNEL(softplus, vsoftplus)
 ELEMENTWISE_KERNEL(log_sigmoid, vlog_sigmoid)
+ELEMENTWISE_KERNEL(logistic_log_survival, logistic_log_survival)
+ELEMENTWISE_KERNEL(gumbel_log_cdf, gumbel_log_cdf)
+ELEMENTWISE_KERNEL(normal_log_survival, normal_log_survival)
+ELEMENTWISE_KERNEL(polya_gamma_mean, polya_gamma_mean)
 ELEMENTWISE_KERNEL(lambert_w0, lambert_w0)
 ELEMENTWISE_KERNEL(wright_omega, wright_omega)

@@ -11,16 +11,23 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.scalar.ScalarSpecialFunctions;
 
 /**
- * Special functions in C (liblargecat, kernels/special_functions.c), vectorised: exp, log-sigmoid,
- * log Phi, phi/Phi, the truncated-normal moments, Lambert W0 and W0(e^x); the other functions are
- * the scalar reference's. The probit CAVI's pair, log Phi with the positive truncated-normal mean,
- * shares one pass and one tail evaluation in applyPair and sumAndApply, which sums log Phi in C
- * too. Each kernel is a constant of its own, so that the JIT inlines the call and allocates nothing
- * for the array arguments.
+ * Special functions in C (liblargecat, kernels/special_functions.c), vectorised: exp, log1p,
+ * softplus, log-sigmoid and the logistic log-survival, the Gumbel log-cdf, log Phi and log(1 -
+ * Phi), phi/Phi, the truncated-normal moments, the Polya-Gamma mean, Lambert W0 and W0(e^x); the
+ * logistic and Gumbel log-densities are the scalar reference's. The probit CAVI's pair, log Phi
+ * with the positive truncated-normal mean, shares one pass and one tail evaluation in applyPair and
+ * sumAndApply, which sums log Phi in C too. Each kernel is a constant of its own, so that the JIT
+ * inlines the call and allocates nothing for the array arguments.
  */
 final class NativeSpecialFunctions extends ScalarSpecialFunctions {
   private static final MethodHandle EXP = kernel("exp");
+  private static final MethodHandle LOG1P = kernel("log1p");
+  private static final MethodHandle SOFTPLUS = kernel("softplus");
   private static final MethodHandle LOG_SIGMOID = kernel("log_sigmoid");
+  private static final MethodHandle LOGISTIC_LOG_SURVIVAL = kernel("logistic_log_survival");
+  private static final MethodHandle GUMBEL_LOG_CDF = kernel("gumbel_log_cdf");
+  private static final MethodHandle NORMAL_LOG_SURVIVAL = kernel("normal_log_survival");
+  private static final MethodHandle POLYA_GAMMA_MEAN = kernel("polya_gamma_mean");
   private static final MethodHandle NORMAL_LOG_CDF = kernel("normal_log_cdf");
   private static final MethodHandle NORMAL_MILLS_RATIO = kernel("normal_mills_ratio");
   private static final MethodHandle MEAN_POSITIVE = kernel("truncated_normal_mean_positive");
@@ -57,7 +64,13 @@ final class NativeSpecialFunctions extends ScalarSpecialFunctions {
       ElementwiseFunction f, int n, double[] x, int xOff, double[] out, int outOff) {
     switch (f) {
       case EXP -> apply(EXP, n, x, xOff, out, outOff);
+      case LOG1P -> apply(LOG1P, n, x, xOff, out, outOff);
+      case SOFTPLUS -> apply(SOFTPLUS, n, x, xOff, out, outOff);
       case LOG_SIGMOID -> apply(LOG_SIGMOID, n, x, xOff, out, outOff);
+      case LOGISTIC_LOG_SURVIVAL -> apply(LOGISTIC_LOG_SURVIVAL, n, x, xOff, out, outOff);
+      case GUMBEL_LOG_CDF -> apply(GUMBEL_LOG_CDF, n, x, xOff, out, outOff);
+      case NORMAL_LOG_SURVIVAL -> apply(NORMAL_LOG_SURVIVAL, n, x, xOff, out, outOff);
+      case POLYA_GAMMA_MEAN -> apply(POLYA_GAMMA_MEAN, n, x, xOff, out, outOff);
       case NORMAL_LOG_CDF -> apply(NORMAL_LOG_CDF, n, x, xOff, out, outOff);
       case NORMAL_MILLS_RATIO -> apply(NORMAL_MILLS_RATIO, n, x, xOff, out, outOff);
       case TRUNCATED_NORMAL_MEAN_POSITIVE -> apply(MEAN_POSITIVE, n, x, xOff, out, outOff);
