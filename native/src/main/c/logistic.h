@@ -20,4 +20,17 @@ static inline vdouble vlog_sigmoid(vdouble x) {
   return -vsoftplus(-x);
 }
 
+/**
+ * E of PG(1, c) = tanh(c/2) / (2c), PolyaGamma.mean: 1/4 (1 - c^2/12) below |c| = 1e-5, 1/(2c)
+ * above 40, between them one quotient from e^-|c| - 1 below 1 and from e^-|c| above.
+ */
+static inline vdouble polya_gamma_mean(vdouble x) {
+  vdouble c = vabs(x);
+  vdouble m = vexpm1(-c);
+  vdouble t = vexp(-c);
+  vdouble mean = where(c < 1, -0.5 * m / vfma(m, c, 2 * c), 0.5 * (1 - t) / vfma(t, c, c));
+  mean = where(c > 40, 0.5 / c, mean);
+  return where(c < 1e-5, 0.25 * (1 - c * c / 12), mean);
+}
+
 #endif

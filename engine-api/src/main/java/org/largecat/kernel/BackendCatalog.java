@@ -21,15 +21,17 @@ public final class BackendCatalog {
   /**
    * The order in which {@code auto} prefers backends for a family, fastest first, from JMH runs on
    * AVX-512 machines (the figures are in docs/performance.md). The C kernels win the vector ops
-   * (dot, gather-dot, the sampled step); the Vector API wins most special functions and the
-   * lock-step implicit updates; blas (netlib on the system OpenBLAS) beats jblas (its bundled
-   * OpenBLAS, every array copied across JNI) at every gemm shape measured.
+   * (dot, gather-dot, the sampled step); they take the special functions too, which the Vector API
+   * computes faster one function at a time but only once C2 has compiled it: the probit CAVI's
+   * fused pass runs as fast in C at steady state and needs no warm-up, where the Vector API's first
+   * iteration runs its Java fallbacks for seconds. The Vector API wins the lock-step implicit
+   * updates; blas (netlib on the system OpenBLAS) beats jblas (its bundled OpenBLAS, every array
+   * copied across JNI) at every gemm shape measured.
    */
   public static List<String> autoOrder(KernelFamily family) {
     return switch (family) {
-      case VECTOR_OPS -> List.of("native", "simd", "blas", "jblas", "scalar");
-      case SPECIAL_FUNCTIONS, IMPLICIT_UPDATES ->
-          List.of("simd", "native", "blas", "jblas", "scalar");
+      case VECTOR_OPS, SPECIAL_FUNCTIONS -> List.of("native", "simd", "blas", "jblas", "scalar");
+      case IMPLICIT_UPDATES -> List.of("simd", "native", "blas", "jblas", "scalar");
       case MATRIX_OPS -> List.of("blas", "jblas", "native", "simd", "scalar");
     };
   }
