@@ -12,14 +12,17 @@ import org.largecat.model.ScoreModel;
 
 /**
  * Exact evaluation of a {@link ScoreModel} on a dataset: the mean log-likelihood per example, the
- * accuracy and the top-k accuracy. All K utilities of each example are computed; the softmax's log
- * p is ψ_y − logsumexp(ψ) (A&R Eq. 1), probit and logistic go through {@link Predictor}. The
- * predicted class is the largest ψ (ties to the smaller index), which is the most probable class
- * under every link, since each is monotone in ψ_k.
+ * accuracy and the top-k accuracy. All K utilities of each example are computed, a block of rows by
+ * one gemm ({@link Predictor}); the softmax's log p is ψ_y − logsumexp(ψ) (A&R Eq. 1), the sum in
+ * double, and probit and logistic take their quadrature on the same utilities. The predicted class
+ * is the largest ψ (ties to the smaller index), which is the most probable class under every link,
+ * since each is monotone in ψ_k.
  *
- * <p>Threads compute the examples' log-probabilities; the sum runs in example order, so the result
- * is the same bit for bit for any thread count and for a file read whole or in blocks ({@link
- * Accumulator}).
+ * <p>Threads compute the examples' log-probabilities, each a run of whole blocks of {@link
+ * Predictor}'s rows; the sum runs in example order, so the result is the same bit for bit for any
+ * thread count, and for a file read whole or in blocks of a multiple of {@value Predictor#BLOCK}
+ * rows ({@link Accumulator}; any cut, where the gemm's rows do not depend on the rows beside them,
+ * as the scalar and simd backends' do not).
  */
 public final class Evaluation {
   /** Examples whose log-probabilities are held at once before they are added up in order. */
@@ -90,12 +93,14 @@ public final class Evaluation {
      * first of them is example {@code examples + 1} of the set.
      */
     private void score(Dataset block, int first, int count) {
-      int parts = Math.min(threads, count);
+      // Chunks of whole blocks: a row's block, and so its gemm, is the same for any thread count.
+      int blocks = (count + Predictor.BLOCK - 1) / Predictor.BLOCK;
+      int parts = Math.min(threads, blocks);
       long firstExample = examples + 1;
       List<Callable<Void>> chunks = new ArrayList<>();
       for (int r = 0; r < parts; r++) {
-        int from = (int) ((long) count * r / parts);
-        int to = (int) ((long) count * (r + 1) / parts);
+        int from = (int) Math.min(count, (long) blocks * r / parts * Predictor.BLOCK);
+        int to = (int) Math.min(count, (long) blocks * (r + 1) / parts * Predictor.BLOCK);
         chunks.add(
             () -> {
               Predictor predictor = new Predictor(model, kernels);

@@ -2,7 +2,9 @@ package org.largecat.eval;
 
 import java.util.Arrays;
 import java.util.Locale;
+import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
+import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
@@ -10,27 +12,36 @@ import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
 
 /**
- * The class probabilities of a {@link ScoreModel} for one example at a time: all K utilities, ψ = W
- * x + b for a {@link LinearModel} by one gather-dot, ψ = U h + b with h = Σ_j x_j v_j for a {@link
- * FactorizedModel} by one gemm for a block of consecutive rows, then the link's log-probabilities —
- * closed form for the softmax, {@link UtilityModelQuadrature} for probit and logistic. One per
- * thread; reused.
+ * The class probabilities of a {@link ScoreModel} for one example at a time: all K utilities ψ = W
+ * x + b ({@link LinearModel}) or ψ = U h + b with h = Σ_j x_j v_j ({@link FactorizedModel}), by one
+ * float gemm for a block of {@value #BLOCK} consecutive rows, then the link's log-probabilities —
+ * closed form for the softmax (the log-normaliser summed in double), {@link UtilityModelQuadrature}
+ * for probit and logistic. One per thread; reused.
  */
 public final class Predictor {
+  /**
+   * Rows whose utilities are computed at once: their left operands (the rows of X, or their h(x))
+   * are a block, and their utilities one gemm with W or U, which runs at the machine's gemm speed
+   * where one gather-dot per row would stream W or U once per example.
+   */
+  static final int BLOCK = 32;
+
+  /**
+   * A linear model's sparse rows are copied into a dense block for the gemm when they store at
+   * least one value in this many columns; sparser rows go by one gather-dot each, whose cost is
+   * their stored values, not D (docs/performance.md has the measurements that set it).
+   */
+  private static final int DENSE_ENOUGH = 100;
+
   private final ScoreModel model;
   private final Kernels kernels;
 
-  /**
-   * Rows of a factorized model's utilities computed at once: their h(x) are a {@value #BLOCK} x r
-   * block H, and their utilities one gemm H Uᵀ, which runs at the machine's gemm speed where one
-   * gather-dot per row would stream U once per example.
-   */
-  private static final int BLOCK = 32;
+  /** The block's left operand when it is not x's own storage: H, or sparse rows made dense. */
+  private float[] left;
 
-  /** A factorized model's H and H Uᵀ, of rows [blockFirst, blockFirst + blockRows) of blockOf. */
-  private final float[] embeddings;
+  /** The utilities without the biases of rows [blockFirst, blockFirst + blockRows) of blockOf. */
+  private float[] blockScores = new float[0];
 
-  private final float[] blockScores;
   private Features blockOf;
   private int blockFirst;
   private int blockRows;
@@ -46,8 +57,7 @@ public final class Predictor {
 
   public Predictor(ScoreModel model, Kernels kernels) {
     this.model = model;
-    this.embeddings = model instanceof FactorizedModel f ? new float[BLOCK * f.rank()] : null;
-    this.blockScores = model instanceof FactorizedModel ? new float[BLOCK * model.classes()] : null;
+    this.left = model instanceof FactorizedModel f ? new float[BLOCK * f.rank()] : new float[0];
     this.kernels = kernels;
     this.quadrature =
         model.link() == Link.SOFTMAX
@@ -72,30 +82,29 @@ public final class Predictor {
 
   /**
    * As {@link #utilities(Features, int, double[])}, where {@code example} is the row's 1-based
-   * number in its file (the row of a block is not), which an error names.
+   * number in its file (the row of a block is not), which an error names. The block holds the rows
+   * from {@code row} on when {@code row} is outside the last one.
    */
   public void utilities(Features x, int row, long example, double[] psi) {
     this.example = example;
-    switch (model) {
-      case LinearModel linear ->
-          x.gatherDot(
-              kernels.vectorOps(),
-              linear.weights(),
-              linear.classes(),
-              row,
-              allClasses,
-              0,
-              allClasses.length,
-              psi,
-              0);
-      case FactorizedModel f -> {
-        if (x != blockOf || row < blockFirst || row >= blockFirst + blockRows) {
-          scoreBlock(f, x, row);
-        }
-        int at = (row - blockFirst) * f.classes();
-        for (int k = 0; k < psi.length; k++) {
-          psi[k] = blockScores[at + k];
-        }
+    if (model instanceof LinearModel linear && !blocked(x)) {
+      x.gatherDot(
+          kernels.vectorOps(),
+          linear.weights(),
+          linear.classes(),
+          row,
+          allClasses,
+          0,
+          allClasses.length,
+          psi,
+          0);
+    } else {
+      if (x != blockOf || row < blockFirst || row >= blockFirst + blockRows) {
+        scoreBlock(x, row);
+      }
+      int at = (row - blockFirst) * psi.length;
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = blockScores[at + k];
       }
     }
     double[] b = model.biases();
@@ -114,15 +123,56 @@ public final class Predictor {
     }
   }
 
-  /** H Uᵀ of x's rows from {@code first} on, as many as the block holds. */
-  private void scoreBlock(FactorizedModel f, Features x, int first) {
-    int r = f.rank();
+  /**
+   * Whether a linear model scores x's rows by blocks: dense rows, or sparse ones not too sparse.
+   */
+  private static boolean blocked(Features x) {
+    return switch (x) {
+      case DenseFeatures d -> true;
+      case SparseFeatures s -> s.storedValues() * DENSE_ENOUGH >= (long) s.rows() * s.columns();
+    };
+  }
+
+  /**
+   * The utilities without biases of x's rows from {@code first} on, as many as the block holds: one
+   * gemm of the block's left operand (X_B, or H) with W (or U) transposed.
+   */
+  private void scoreBlock(Features x, int first) {
     blockOf = x;
     blockFirst = first;
     blockRows = Math.min(BLOCK, x.rows() - first);
-    Arrays.fill(embeddings, 0f);
-    for (int i = 0; i < blockRows; i++) {
-      x.embed(kernels.vectorOps(), f.inputs(), r, first + i, embeddings, i * r);
+    int classes = model.classes();
+    if (blockScores.length == 0) {
+      blockScores = new float[Math.multiplyExact(BLOCK, classes)];
+    }
+    float[] a = left;
+    int aOff = 0;
+    int inner;
+    float[] right;
+    switch (model) {
+      case LinearModel linear -> {
+        inner = linear.columns();
+        right = linear.weights();
+        switch (x) {
+          case DenseFeatures d -> {
+            a = d.values();
+            aOff = first * inner;
+          }
+          case SparseFeatures sparse -> a = denseRows(sparse, first);
+        }
+      }
+      case FactorizedModel f -> {
+        inner = f.rank();
+        right = f.outputs();
+        Arrays.fill(a, 0f);
+        for (int i = 0; i < blockRows; i++) {
+          x.embed(kernels.vectorOps(), f.inputs(), inner, first + i, a, i * inner);
+        }
+      }
+    }
+    if (inner == 0) {
+      Arrays.fill(blockScores, 0f);
+      return;
     }
     kernels
         .matrixOps()
@@ -130,19 +180,36 @@ public final class Predictor {
             false,
             true,
             blockRows,
-            f.classes(),
-            r,
+            classes,
+            inner,
             1f,
-            embeddings,
+            a,
+            aOff,
+            inner,
+            right,
             0,
-            r,
-            f.outputs(),
-            0,
-            r,
+            inner,
             0f,
             blockScores,
             0,
-            f.classes());
+            classes);
+  }
+
+  /** The block's sparse rows written densely into {@link #left} (made D wide when it is not). */
+  private float[] denseRows(SparseFeatures x, int first) {
+    int columns = x.columns();
+    int size = Math.multiplyExact(BLOCK, columns);
+    if (left.length < size) {
+      left = new float[size];
+    }
+    Arrays.fill(left, 0, blockRows * columns, 0f);
+    int[] indptr = x.indptr();
+    for (int i = 0; i < blockRows; i++) {
+      for (int j = indptr[first + i]; j < indptr[first + i + 1]; j++) {
+        left[i * columns + x.indices()[j]] = x.values()[j];
+      }
+    }
+    return left;
   }
 
   /**

@@ -84,18 +84,21 @@ class EvaluationTest {
   @Test
   void aNonFiniteScoreNamesTheExampleOfTheFile() {
     LinearModel model = model(Link.SOFTMAX);
-    model.weights()[0] = Float.NaN; // class 0, feature 0: only rows that store feature 0 see it
+    // Class 0, feature 0: the rows with no stored values never see it; the next block's rows all
+    // store feature 0 (in a gemm block, a row that does not store it also sees 0 · NaN = NaN).
+    model.weights()[0] = Float.NaN;
     Evaluation.Accumulator sum = new Evaluation.Accumulator(model, KERNELS, 5, 2);
     sum.add(
         new Dataset(
             new SparseFeatures(100, 7, new int[101], new int[0], new float[0]), new int[100], 13));
     Dataset block =
         new Dataset(
-            new SparseFeatures(3, 7, new int[] {0, 0, 0, 1}, new int[] {0}, new float[] {1f}),
+            new SparseFeatures(
+                3, 7, new int[] {0, 1, 2, 3}, new int[] {0, 0, 0}, new float[] {1f, 2f, 3f}),
             new int[] {0, 1, 2},
             13);
     NonFiniteScoreException e = assertThrows(NonFiniteScoreException.class, () -> sum.add(block));
-    assertTrue(e.getMessage().startsWith("example 103: "), e.getMessage());
+    assertTrue(e.getMessage().startsWith("example 101: "), e.getMessage());
   }
 
   @Test
