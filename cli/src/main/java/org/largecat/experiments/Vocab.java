@@ -23,6 +23,7 @@ import org.largecat.model.ScoreModel;
 import org.largecat.prepare.DebianPackage;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
+import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
@@ -195,6 +196,9 @@ final class Vocab {
       model = linear;
       trainer = new SampledTrainer(train, linear, options, kernels);
     } else {
+      options =
+          options.withStepSize(
+              StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING));
       var factorized = FactorizedTrainer.initialModel(train, options, rank);
       model = factorized;
       trainer = new FactorizedTrainer(train, factorized, options, kernels);
