@@ -17,6 +17,23 @@ public sealed interface StepSizeSchedule {
   Adaptive UNDER_RULE = new Adaptive(0.05, 1, 2000, 0.1, 0);
 
   /**
+   * The weight of the new g² in s for the factorized model, Adam's 1 − β₂. With the paper's 0.1, s
+   * forgets within about ten iterations, while an output row gets its label's gradient only about
+   * once every K/|B| iterations: the step g/(1 + √s) then shrinks that rare large gradient and
+   * enlarges the frequent small ones of the sampled classes, so the biases drift apart without
+   * bound, and each coordinate moves by about ρ₀ per iteration, which the product of the two tables
+   * turns into scores that overshoot by tens (at K = 10⁴ the bound fell to −10⁸⁹ in an epoch). A
+   * memory of a thousand iterations keeps s nearly constant between a row's label gradients.
+   */
+  double FACTORIZED_SMOOTHING = 0.001;
+
+  /**
+   * {@link #UNDER_RULE} for the factorized model: {@link #FACTORIZED_SMOOTHING}, and the paper's ρ₀
+   * = 0.02, since a step of ρ₀ = 0.05 in both tables still made the scores overshoot at K = 10⁴.
+   */
+  Adaptive FACTORIZED_UNDER_RULE = new Adaptive(0.02, 1, 2000, FACTORIZED_SMOOTHING, 0);
+
+  /**
    * The adaptive step size of A&R §4 (Kucukelbir et al. 2017) on the gradient of the whole-data
    * bound (the mini-batch sum scaled by N/|B|): per coordinate, ρ(t) = ρ₀·decay^⌊t/every⌋ ·
    * t^(−power+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1), with s(1) = g² at
@@ -59,6 +76,11 @@ public sealed interface StepSizeSchedule {
 
     /** This schedule with {@code rho0} in place of its ρ₀. */
     public Adaptive withRho0(double rho0) {
+      return new Adaptive(rho0, decay, every, smoothing, power);
+    }
+
+    /** This schedule with {@code smoothing} in place of its weight of the new g². */
+    public Adaptive withSmoothing(double smoothing) {
       return new Adaptive(rho0, decay, every, smoothing, power);
     }
 

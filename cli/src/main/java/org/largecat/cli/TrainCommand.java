@@ -154,7 +154,8 @@ final class TrainCommand implements Callable<Integer> {
       converter = OptionTypes.PositiveNumber.class,
       description =
           "The initial step size (default: the method's; the adaptive step's rho0 is 0.05 under the"
-              + " stopping rule, the paper's 0.02 with --epochs or --iterations).")
+              + " stopping rule (0.02 with --rank), the paper's 0.02 with --epochs or"
+              + " --iterations).")
   Double learningRate;
 
   @Option(
@@ -362,7 +363,8 @@ final class TrainCommand implements Callable<Integer> {
    * TrainingOptions#defaultSgdLearningRate}. With {@code --epochs} or {@code --iterations} they
    * decay as the papers have them ({@link StepSizeSchedule#PAPER}, SGD ×0.9 per epoch); under the
    * stopping rule they are constant ({@link StepSizeSchedule#UNDER_RULE}, SGD ×1) and the rule
-   * divides them on plateaus.
+   * divides them on plateaus. The factorized model ({@code --rank}) keeps s for longer ({@link
+   * StepSizeSchedule#FACTORIZED_SMOOTHING}) and under the rule starts from ρ₀ = 0.02.
    */
   private StepSizeSchedule stepSize(Method method) {
     boolean sgdOnly =
@@ -373,7 +375,11 @@ final class TrainCommand implements Callable<Integer> {
           throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
         StepSizeSchedule.Adaptive schedule =
-            fixedLength() ? StepSizeSchedule.PAPER : StepSizeSchedule.UNDER_RULE;
+            rank == null
+                ? fixedLength() ? StepSizeSchedule.PAPER : StepSizeSchedule.UNDER_RULE
+                : fixedLength()
+                    ? StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING)
+                    : StepSizeSchedule.FACTORIZED_UNDER_RULE;
         yield schedule.withRho0(Objects.requireNonNullElse(learningRate, schedule.rho0()));
       }
       case SGD ->

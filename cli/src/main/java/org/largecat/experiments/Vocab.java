@@ -23,6 +23,7 @@ import org.largecat.model.ScoreModel;
 import org.largecat.prepare.DebianPackage;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
+import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
@@ -31,14 +32,15 @@ import org.largecat.train.sampled.SampledTrainer;
 
 /**
  * Big vocabularies: on kjv-nextword, A&R softmax (|B| = 500, |S| = 100, the paper's adaptive
- * schedule) on the linear model and on the factorized model of rank {@value #RANK}, each with
- * per-example and shared class sets, beside fastText's hierarchical softmax ({@code -loss hs}, dim
- * 50, 100, 200, 5 and 10 epochs) when the {@code fasttext} command is on PATH (Debian's fasttext),
- * skipped with a note when it is not. Both see the same split (the test examples whose word never
- * occurs in training dropped, as fastText drops them) and the same threads; fastText reads each
- * example as its three preceding words in text order. largecat is scored after every epoch, its
- * training time excluding the scoring; fastText's time is the wall time of its {@code supervised}
- * run, reading its input included. The log-likelihood is largecat's exact one over all K.
+ * schedule, for the factorized model with {@link StepSizeSchedule#FACTORIZED_SMOOTHING}) on the
+ * linear model and on the factorized model of rank {@value #RANK}, each with per-example and shared
+ * class sets, beside fastText's hierarchical softmax ({@code -loss hs}, dim 50, 100, 200, 5 and 10
+ * epochs) when the {@code fasttext} command is on PATH (Debian's fasttext), skipped with a note
+ * when it is not. Both see the same split (the test examples whose word never occurs in training
+ * dropped, as fastText drops them) and the same threads; fastText reads each example as its three
+ * preceding words in text order. largecat is scored after every epoch, its training time excluding
+ * the scoring; fastText's time is the wall time of its {@code supervised} run, reading its input
+ * included. The log-likelihood is largecat's exact one over all K.
  */
 final class Vocab {
   static final int RANK = 100;
@@ -195,6 +197,9 @@ final class Vocab {
       model = linear;
       trainer = new SampledTrainer(train, linear, options, kernels);
     } else {
+      options =
+          options.withStepSize(
+              StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING));
       var factorized = FactorizedTrainer.initialModel(train, options, rank);
       model = factorized;
       trainer = new FactorizedTrainer(train, factorized, options, kernels);
