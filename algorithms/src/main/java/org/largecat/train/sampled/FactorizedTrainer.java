@@ -5,9 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
@@ -94,7 +91,7 @@ public final class FactorizedTrainer implements Trainer {
   private final Worker[] workers;
   private final List<Callable<Void>> examplePhase = new ArrayList<>();
   private final List<Callable<Void>> updatePhase = new ArrayList<>();
-  private final ExecutorService pool;
+  private final TrainingThreads threadPool;
   private int iteration;
   private double stepScale = 1;
 
@@ -176,16 +173,7 @@ public final class FactorizedTrainer implements Trainer {
             return null;
           });
     }
-    pool =
-        threads > 1
-            ? Executors.newFixedThreadPool(
-                threads,
-                runnable -> {
-                  Thread t = new Thread(runnable, "largecat-train");
-                  t.setDaemon(true);
-                  return t;
-                })
-            : null;
+    threadPool = new TrainingThreads(threads);
   }
 
   /**
@@ -233,10 +221,10 @@ public final class FactorizedTrainer implements Trainer {
     if (sharedRows != null) {
       drawSharedClasses();
     }
-    run(examplePhase);
+    threadPool.run(examplePhase);
     bucketRows();
     rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
-    run(updatePhase);
+    threadPool.run(updatePhase);
     double sum = 0;
     for (Worker w : workers) {
       sum += w.boundSum;
@@ -251,18 +239,6 @@ public final class FactorizedTrainer implements Trainer {
       sharedLogWeight[j] = Math.log(sharedWeight[j]);
       System.arraycopy(model.outputs(), sharedRows[j] * rank, sharedOutputs, j * rank, rank);
     }
-  }
-
-  private void run(List<Callable<Void>> phase) {
-    if (pool == null) {
-      try {
-        phase.get(0).call();
-      } catch (Exception e) {
-        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-      }
-      return;
-    }
-    Parallel.invokeAll(pool, phase, "training");
   }
 
   /**
@@ -543,9 +519,7 @@ public final class FactorizedTrainer implements Trainer {
 
   @Override
   public void close() {
-    if (pool != null) {
-      pool.shutdownNow();
-    }
+    threadPool.close();
   }
 
   /**

@@ -5,9 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.largecat.Parallel;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
@@ -115,7 +112,7 @@ public final class SampledTrainer implements Trainer {
   private final ExampleWorker[] workers;
   private final List<Callable<Void>> examplePhase = new ArrayList<>();
   private final List<Callable<Void>> updatePhase = new ArrayList<>();
-  private final ExecutorService pool;
+  private final TrainingThreads threadPool;
   private static final double WORK_PER_THREAD = 200_000;
   private final RowUpdate rowUpdate;
   private int iteration;
@@ -204,16 +201,7 @@ public final class SampledTrainer implements Trainer {
             return null;
           });
     }
-    pool =
-        threads > 1
-            ? Executors.newFixedThreadPool(
-                threads,
-                runnable -> {
-                  Thread t = new Thread(runnable, "largecat-train");
-                  t.setDaemon(true);
-                  return t;
-                })
-            : null;
+    threadPool = new TrainingThreads(threads);
   }
 
   /** |S|: the option's, at most K − 1, and K − 1 for the exact softmax. */
@@ -302,12 +290,12 @@ public final class SampledTrainer implements Trainer {
     if (sharedRows != null) {
       drawSharedClasses();
     }
-    run(examplePhase);
+    threadPool.run(examplePhase);
     if (batchCoefficients == null) {
       bucketSlotsByClass();
     }
     rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
-    run(updatePhase);
+    threadPool.run(updatePhase);
     double sum = 0;
     for (ExampleWorker w : workers) {
       sum += w.boundSum;
@@ -368,18 +356,6 @@ public final class SampledTrainer implements Trainer {
             model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
       }
     }
-  }
-
-  private void run(List<Callable<Void>> phase) {
-    if (pool == null) {
-      try {
-        phase.get(0).call();
-      } catch (Exception e) {
-        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-      }
-      return;
-    }
-    Parallel.invokeAll(pool, phase, "training");
   }
 
   /** Phase one for the examples [r·B/T, (r+1)·B/T) of the batch. */
@@ -728,8 +704,6 @@ public final class SampledTrainer implements Trainer {
 
   @Override
   public void close() {
-    if (pool != null) {
-      pool.shutdownNow();
-    }
+    threadPool.close();
   }
 }

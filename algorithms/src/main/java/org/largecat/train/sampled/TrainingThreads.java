@@ -1,0 +1,48 @@
+package org.largecat.train.sampled;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.largecat.Parallel;
+
+/**
+ * The daemon threads a sampled trainer runs its phases on: one task per thread, all awaited. With
+ * one thread there is no pool and the single task runs on the caller's thread.
+ */
+final class TrainingThreads implements AutoCloseable {
+  private final ExecutorService pool;
+
+  TrainingThreads(int threads) {
+    pool =
+        threads > 1
+            ? Executors.newFixedThreadPool(
+                threads,
+                runnable -> {
+                  Thread t = new Thread(runnable, "largecat-train");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
+  }
+
+  /** Runs every task of the phase and waits for them; a task's exception is rethrown. */
+  void run(List<Callable<Void>> phase) {
+    if (pool == null) {
+      try {
+        phase.get(0).call();
+      } catch (Exception e) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+      return;
+    }
+    Parallel.invokeAll(pool, phase, "training");
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+}
