@@ -101,19 +101,7 @@ public final class FactorizedTrainer implements Trainer {
    */
   public FactorizedTrainer(
       Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
-    if (model.link() != options.method().link()) {
-      throw new IllegalArgumentException(
-          options.method().label()
-              + " fits a "
-              + options.method().link()
-              + " model, not "
-              + model.link());
-    }
-    model.requireShapeOf(data);
-    if (data.classes() < 2) {
-      throw new IllegalArgumentException(
-          "training needs at least 2 classes, the data have " + data.classes());
-    }
+    SampledTrainer.requireTrainable(data, model, options);
     this.data = data;
     this.model = model;
     this.options = options;

@@ -11,6 +11,7 @@ import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
 import org.largecat.model.SoftmaxBlock;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
@@ -127,19 +128,7 @@ public final class SampledTrainer implements Trainer {
    * method's. Call {@link #initialise} first for the paper's random start.
    */
   public SampledTrainer(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
-    if (model.link() != options.method().link()) {
-      throw new IllegalArgumentException(
-          options.method().label()
-              + " fits a "
-              + options.method().link()
-              + " model, not "
-              + model.link());
-    }
-    model.requireShapeOf(data);
-    if (data.classes() < 2) {
-      throw new IllegalArgumentException(
-          "training needs at least 2 classes, the data have " + data.classes());
-    }
+    requireTrainable(data, model, options);
     this.data = data;
     this.model = model;
     this.options = options;
@@ -209,6 +198,26 @@ public final class SampledTrainer implements Trainer {
     return options.method() == Method.EXACT_SOFTMAX_SGD
         ? classes - 1
         : Math.min(options.sampled(), classes - 1);
+  }
+
+  /**
+   * Refuses a model whose link is not the method's, whose shape is not the data's, or data with
+   * fewer than 2 classes.
+   */
+  static void requireTrainable(Dataset data, ScoreModel model, TrainingOptions options) {
+    if (model.link() != options.method().link()) {
+      throw new IllegalArgumentException(
+          options.method().label()
+              + " fits a "
+              + options.method().link()
+              + " model, not "
+              + model.link());
+    }
+    model.requireShapeOf(data);
+    if (data.classes() < 2) {
+      throw new IllegalArgumentException(
+          "training needs at least 2 classes, the data have " + data.classes());
+    }
   }
 
   /** The sampler of |S| classes: uniform, or by frequency with {@code options.samplingPower()}. */
