@@ -6,8 +6,9 @@
 # command; times printed; the cluster stopped on any exit. The executors load the kernels' backends
 # as one machine does (the session adds the Vector API module and native access to their JVM
 # options), and each executor's log must show its backend line.
-# Usage: spark/cluster-test.sh [ROOT] (default: this repository; needs a packaged cli, i.e.
-# ./mvnw package, which the launcher also does when the jar is stale).
+# Also checks that largecat.jar run without Spark's jars says how to run `largecat spark`.
+# Usage: spark/cluster-test.sh [ROOT] (default: this repository; the launcher packages it first
+# when the jar is stale); KEEP=1 keeps the daemons' and executors' logs in the printed directory.
 set -euo pipefail
 root="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 launcher="$root/largecat"
@@ -30,7 +31,17 @@ since() { awk -v a="$1" -v b="$(seconds)" 'BEGIN { printf "%.1f", b - a }'; }
 [ -f "$jars/java-options" ] || "$launcher" spark --help >/dev/null
 largecat_spark_options "$jars/java-options"
 
+# Without Spark's jars (a plain java -jar), the command says what is missing and how to run it.
+status=0
+"$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -jar "$root/cli/target/largecat.jar" \
+  spark kernels >/dev/null 2>"${TMPDIR:-/tmp}/cluster-test.$$" || status=$?
+message="$(grep -v '^WARNING' "${TMPDIR:-/tmp}/cluster-test.$$")"
+rm -f "${TMPDIR:-/tmp}/cluster-test.$$"
+[ "$status" = 2 ] && [[ "$message" == "largecat spark kernels: Spark is not on the class path"*"./largecat spark"* ]] \
+  || fail "java -jar largecat.jar spark kernels: status $status, '$message'"
+
 work="$(mktemp -d)"
+[ -z "${KEEP:-}" ] || echo "cluster-test: logs in $work"
 pids=()
 stop() {
   local pid
