@@ -12,3 +12,10 @@ largecat_jvm_options() {
     ${LARGECAT_JAVA_OPTS:-}
   )
 }
+
+# The JVM options of a Spark driver, in the array spark_options: the opens Spark's own launcher adds
+# for Java 17 and newer. Their one source is the root pom's spark.javaOptions, which cli's build
+# writes to the file $1 (cli/target/spark-jars/java-options).
+largecat_spark_options() {
+  read -ra spark_options <"$1"
+}

@@ -49,6 +49,67 @@ public final class DatasetReader {
     }
   }
 
+  /**
+   * A reader of the example lines of an Extreme Classification file whose lines are read and
+   * numbered elsewhere, for a reader that splits the file across workers: each worker's reader gets
+   * the file's header line ({@code null} for an empty file) and then any of its other lines through
+   * {@link #addLine}, with the rules and errors of {@link #read}. Whether the file has as many rows
+   * as its header declares is {@link #checkLineCount}'s, given the count of all its lines.
+   */
+  public static DatasetReader ofLines(Path file, ReadOptions options, String headerLine)
+      throws DataFileException {
+    if (options.format() != TextFormat.EXTREME_CLASSIFICATION) {
+      throw new IllegalArgumentException(
+          "ofLines reads Extreme Classification files, whose header gives D and K; not "
+              + options.format());
+    }
+    DatasetReader reader = new DatasetReader(file, options);
+    if (headerLine == null) {
+      throw new DataFileException(file, 0, "the file is empty");
+    }
+    reader.lineNumber = 1;
+    reader.readHeader(headerLine);
+    return reader;
+  }
+
+  /** The number of rows the header declares (a reader of {@link #ofLines}). */
+  public long declaredRows() {
+    return header[0];
+  }
+
+  /** D: the options' or the header's (a reader of {@link #ofLines}). */
+  public int columns() {
+    return columnLimit;
+  }
+
+  /** K: the options' or the header's (a reader of {@link #ofLines}). */
+  public int classes() {
+    return classLimit;
+  }
+
+  /**
+   * Adds line {@code lineNumber} (1-based, after the header) of the file to the rows that {@link
+   * #takeRows} returns, or refuses it as {@link #read} would.
+   */
+  public void addLine(String line, long lineNumber) throws DataFileException {
+    this.lineNumber = lineNumber;
+    if (lineNumber - 1 > header[0]) {
+      refuseBeyondHeader(line);
+      return;
+    }
+    parseExample(line);
+  }
+
+  /**
+   * Refuses a file of {@code lines} lines, its header's included, that holds fewer rows than its
+   * header declares, or none (a reader of {@link #ofLines}).
+   */
+  public void checkLineCount(long lines) throws DataFileException {
+    lineNumber = lines;
+    rowsBefore = Math.min(header[0], lines - 1) - rows;
+    checkEnd();
+  }
+
   /** Opens {@code file} for {@link #readRows}; a file that cannot be opened names itself. */
   static DatasetReader open(Path file, ReadOptions options) throws IOException {
     DatasetReader reader = new DatasetReader(file, options);
@@ -80,9 +141,7 @@ public final class DatasetReader {
             continue;
           }
         } else if (rowsBefore + rows == header[0]) {
-          if (!line.isBlank()) {
-            throw error("the header declares " + header[0] + " rows but the file has more");
-          }
+          refuseBeyondHeader(line);
           continue;
         }
         parseExample(line);
@@ -98,6 +157,13 @@ public final class DatasetReader {
           file, lineNumber > 0 ? "cannot read line " + (lineNumber + 1) : "cannot read", e);
     }
     return !ended || rows > 0;
+  }
+
+  /** A line after the rows the header declares may only be blank. */
+  private void refuseBeyondHeader(String line) throws DataFileException {
+    if (!line.isBlank()) {
+      throw error("the header declares " + header[0] + " rows but the file has more");
+    }
   }
 
   private void readHeader(String line) throws DataFileException {
@@ -129,7 +195,7 @@ public final class DatasetReader {
    * The examples read since the last call, as a dataset of the options' shape (or the file's, when
    * the whole file was read); the buffers are then reused for the next rows.
    */
-  Dataset takeRows() throws DataFileException {
+  public Dataset takeRows() throws DataFileException {
     int columns = columnLimit >= 0 ? columnLimit : maxColumn + 1;
     int classes = classLimit > 0 ? classLimit : inferredClasses();
     Dataset block =

@@ -37,6 +37,7 @@ import picocli.CommandLine.ScopeType;
       EvaluateCommand.Predict.class,
       DataCommand.class,
       CaviCommand.class,
+      SparkCommand.class,
       ReproduceCommand.class,
       SynthCommand.class,
       AotTrainingCommand.class

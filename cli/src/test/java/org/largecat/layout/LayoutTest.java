@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The module layout of DESIGN.md, checked on the compiled classes of every module: no package
  * imports a package that imports it; engine-api is the SPI and nothing else; algorithms see only
- * the SPI; backends never see an algorithm; bench never sees the command.
+ * the SPI; backends never see an algorithm; bench never sees the command; only the Spark code sees
+ * Spark.
  */
 class LayoutTest {
   /** The packages of engine-api. */
@@ -102,6 +103,21 @@ class LayoutTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("org.largecat.cli", "org.largecat.experiments", "org.largecat.prepare")
+        .check(largecat);
+  }
+
+  /**
+   * Spark is on the class path only for {@code largecat spark}: every other class, the command
+   * classes that list the Spark commands included, must load without it.
+   */
+  @Test
+  void onlyTheSparkModuleAndTheSparkCommandsSeeSpark() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("org.largecat.spark..", "org.largecat.cli.spark")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.spark..", "scala..")
         .check(largecat);
   }
 
