@@ -1,5 +1,6 @@
 package org.largecat.cb;
 
+import java.io.Serializable;
 import java.util.SplittableRandom;
 import org.largecat.kernel.Kernels;
 
@@ -35,6 +36,58 @@ public final class CbPosterior {
   /** sigma^2_mk, M x K row-major (DIAGONAL). */
   final double[] variances;
 
+  /**
+   * The numbers of a q(B), without its prior and kernels: what the rows' half of an IB-CAVI pass
+   * reads ({@link CaviRows}), sent to where the rows are, and what a saved model keeps. Exactly one
+   * of sharedFactor, factors and variances is given, as in {@link CbPosterior}.
+   *
+   * @param means M x K row-major
+   * @param sharedFactor the lower Cholesky factor of the precision shared by all categories, M x M
+   * @param factors one such factor per category
+   * @param variances sigma^2_mk, M x K row-major
+   */
+  public record State(
+      Link link,
+      int dimension,
+      int categories,
+      double[] means,
+      double[] sharedFactor,
+      double[][] factors,
+      double[] variances)
+      implements Serializable {
+    public State {
+      int m = dimension;
+      int given =
+          (sharedFactor != null ? 1 : 0) + (factors != null ? 1 : 0) + (variances != null ? 1 : 0);
+      if (link == null
+          || m < 1
+          || categories < 1
+          || means == null
+          || means.length != (long) m * categories
+          || given != 1
+          || (sharedFactor != null && sharedFactor.length != m * m)
+          || (factors != null
+              && (factors.length != categories
+                  || java.util.Arrays.stream(factors)
+                      .anyMatch(f -> f == null || f.length != m * m)))
+          || (variances != null && variances.length != means.length)) {
+        throw new IllegalArgumentException(
+            "a q(B) state needs a link, M x K means (M = "
+                + m
+                + ", K = "
+                + categories
+                + ") and exactly one of an M x M shared factor, K factors of M x M or M x K"
+                + " variances");
+      }
+    }
+
+    Form form() {
+      return variances != null
+          ? Form.DIAGONAL
+          : sharedFactor != null ? Form.SHARED_FACTOR : Form.FACTOR_PER_CATEGORY;
+    }
+  }
+
   CbPosterior(Link link, GaussianPrior prior, Kernels kernels, int categories, Form form) {
     this.link = link;
     this.prior = prior;
@@ -50,6 +103,46 @@ public final class CbPosterior {
     this.sharedFactor = form == Form.SHARED_FACTOR ? new double[m * m] : null;
     this.factors = form == Form.FACTOR_PER_CATEGORY ? new double[categories][m * m] : null;
     this.variances = form == Form.DIAGONAL ? new double[m * categories] : null;
+  }
+
+  /** A q(B) with the numbers of a state (copied) and the prior it was fitted with. */
+  public static CbPosterior restore(State state, GaussianPrior prior, Kernels kernels) {
+    if (prior.dimension() != state.dimension()) {
+      throw new IllegalArgumentException(
+          "prior has dimension " + prior.dimension() + ", the q(B) state " + state.dimension());
+    }
+    CbPosterior q = new CbPosterior(state.link(), prior, kernels, state.categories(), state.form());
+    System.arraycopy(state.means(), 0, q.means, 0, q.means.length);
+    switch (q.form) {
+      case SHARED_FACTOR ->
+          System.arraycopy(state.sharedFactor(), 0, q.sharedFactor, 0, q.sharedFactor.length);
+      case FACTOR_PER_CATEGORY -> {
+        for (int k = 0; k < q.categories; k++) {
+          System.arraycopy(state.factors()[k], 0, q.factors[k], 0, q.factors[k].length);
+        }
+      }
+      case DIAGONAL -> System.arraycopy(state.variances(), 0, q.variances, 0, q.variances.length);
+    }
+    return q;
+  }
+
+  /** A copy of the numbers of q(B), as they are now. */
+  public State state() {
+    return new State(
+        link,
+        dimension,
+        categories,
+        means.clone(),
+        sharedFactor == null ? null : sharedFactor.clone(),
+        factors == null
+            ? null
+            : java.util.Arrays.stream(factors).map(double[]::clone).toArray(double[][]::new),
+        variances == null ? null : variances.clone());
+  }
+
+  /** The numbers of q(B) by reference, for the rows' half on this machine (read only). */
+  State view() {
+    return new State(link, dimension, categories, means, sharedFactor, factors, variances);
   }
 
   /** The base model's link. */

@@ -142,49 +142,92 @@ public final class CbPredictor {
    */
   public ModelEvidence evidence(Design x, int[] labels, int samples, long seed) {
     checkDesign(x);
-    if (samples < 1) {
-      throw new IllegalArgumentException("samples = " + samples + " must be >= 1");
+    checkSamples(samples);
+    SplittableRandom random = new SplittableRandom(seed);
+    double[] draw = new double[posterior.dimension * posterior.categories];
+    double[] sums = new double[2];
+    for (int s = 0; s < samples; s++) {
+      posterior.sample(random, draw);
+      addLogLikelihoods(kernels, posterior.link, x, labels, draw, posterior.categories, sums);
     }
+    return evidence(sums, samples);
+  }
+
+  /** The S draws B^s ~ q (M x K row-major each) that {@link #evidence} takes with this seed. */
+  public double[][] draws(int samples, long seed) {
+    checkSamples(samples);
+    SplittableRandom random = new SplittableRandom(seed);
+    double[][] draws = new double[samples][posterior.dimension * posterior.categories];
+    for (double[] draw : draws) {
+      posterior.sample(random, draw);
+    }
+    return draws;
+  }
+
+  /**
+   * Both evidence bounds from sums[0] = sum_s sum_i log p_CBC(y_i | x_i, B^s) and sums[1], the
+   * CBM's, over S draws ({@link #addLogLikelihoods}, summed over all rows wherever they are).
+   */
+  public ModelEvidence evidence(double[] sums, int samples) {
+    checkSamples(samples);
+    double kl = posterior.klToPrior();
+    return new ModelEvidence(sums[0] / samples - kl, sums[1] / samples - kl, samples);
+  }
+
+  /**
+   * Adds sum_i log p_CBC(y_i | x_i, B) to sums[0] and the CBM's to sums[1], for the rows of x with
+   * their labels and weights B (M x K row-major), rows taken in chunks in parallel and added in
+   * chunk order.
+   */
+  public static void addLogLikelihoods(
+      Kernels kernels, Link link, Design x, int[] labels, double[] weights, int k, double[] sums) {
     if (labels.length != x.rows()) {
       throw new IllegalArgumentException(labels.length + " labels for " + x.rows() + " rows");
     }
-    int k = posterior.categories;
-    SplittableRandom random = new SplittableRandom(seed);
-    double[] draw = new double[posterior.dimension * k];
-    double sumCbc = 0;
-    double sumCbm = 0;
-    for (int s = 0; s < samples; s++) {
-      posterior.sample(random, draw);
-      double[] perChunk =
-          forEachChunk(
-              x.rows(),
-              (start, count) -> {
-                double[] sums = new double[2];
-                double[] c = new double[x.rowsPerProduct(k) * k];
-                double[] m = new double[c.length];
-                forEachProduct(
-                    x,
-                    draw,
-                    k,
-                    start,
-                    count,
-                    (first, rows, eta) -> {
-                      CbProbabilities.logProbabilities(
-                          kernels, posterior.link, rows, k, eta, c, m, 0);
-                      for (int i = 0; i < rows; i++) {
-                        sums[0] += c[i * k + labels[first + i]];
-                        sums[1] += m[i * k + labels[first + i]];
-                      }
-                    });
-                return sums;
-              });
-      for (int chunk = 0; chunk < perChunk.length; chunk += 2) {
-        sumCbc += perChunk[chunk];
-        sumCbm += perChunk[chunk + 1];
-      }
+    if (weights.length != (long) x.columns() * k || sums.length != 2) {
+      throw new IllegalArgumentException(
+          "weights have "
+              + weights.length
+              + " elements for "
+              + x.columns()
+              + " x "
+              + k
+              + "; sums "
+              + sums.length
+              + " for 2");
     }
-    double kl = posterior.klToPrior();
-    return new ModelEvidence(sumCbc / samples - kl, sumCbm / samples - kl, samples);
+    double[] perChunk =
+        forEachChunk(
+            x.rows(),
+            (start, count) -> {
+              double[] chunkSums = new double[2];
+              double[] c = new double[x.rowsPerProduct(k) * k];
+              double[] m = new double[c.length];
+              forEachProduct(
+                  x,
+                  weights,
+                  k,
+                  start,
+                  count,
+                  (first, rows, eta) -> {
+                    CbProbabilities.logProbabilities(kernels, link, rows, k, eta, c, m, 0);
+                    for (int i = 0; i < rows; i++) {
+                      chunkSums[0] += c[i * k + labels[first + i]];
+                      chunkSums[1] += m[i * k + labels[first + i]];
+                    }
+                  });
+              return chunkSums;
+            });
+    for (int chunk = 0; chunk < perChunk.length; chunk += 2) {
+      sums[0] += perChunk[chunk];
+      sums[1] += perChunk[chunk + 1];
+    }
+  }
+
+  private static void checkSamples(int samples) {
+    if (samples < 1) {
+      throw new IllegalArgumentException("samples = " + samples + " must be >= 1");
+    }
   }
 
   /** BMA log-probabilities (Eq. 4.0.1): log(w_CBC p_CBC + w_CBM p_CBM) per cell, in log space. */

@@ -1,5 +1,6 @@
 package org.largecat.eval;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,6 +34,40 @@ public final class Evaluation {
   /** The measures of one evaluation. */
   public record Result(
       double meanLogLikelihood, double accuracy, double topKAccuracy, int topK, int examples) {}
+
+  /**
+   * The sums behind a {@link Result}, which add across disjoint parts of a test set (e.g. the
+   * partitions of a distributed one): the result of the sum of the parts' sums equals the whole's
+   * to the order of the log-likelihood's sum.
+   *
+   * @param logLikelihood Σ log p(y_n | x_n)
+   * @param correct examples whose label ranks first
+   * @param correctTopK examples whose label ranks within the top k
+   * @param examples examples summed
+   */
+  public record Sums(double logLikelihood, long correct, long correctTopK, long examples)
+      implements Serializable {
+    /** Sums of no example. */
+    public static final Sums NONE = new Sums(0, 0, 0, 0);
+
+    /** The sums of both parts. */
+    public Sums plus(Sums other) {
+      return new Sums(
+          logLikelihood + other.logLikelihood,
+          correct + other.correct,
+          correctTopK + other.correctTopK,
+          examples + other.examples);
+    }
+
+    /** The measures these sums give with top-{@code topK}; no example is an error. */
+    public Result result(int topK) {
+      if (examples == 0 || examples > Integer.MAX_VALUE) {
+        throw new IllegalStateException(examples + " examples evaluated; need 1 to 2^31 - 1");
+      }
+      double n = examples;
+      return new Result(logLikelihood / n, correct / n, correctTopK / n, topK, (int) examples);
+    }
+  }
 
   /**
    * Evaluates {@code model} on {@code data} with {@code threads} threads; examples split in fixed
@@ -122,11 +157,12 @@ public final class Evaluation {
 
     /** The measures over every example added; none is an error. */
     public Result result() {
-      if (examples == 0 || examples > Integer.MAX_VALUE) {
-        throw new IllegalStateException(examples + " examples evaluated; need 1 to 2^31 - 1");
-      }
-      double n = examples;
-      return new Result(logLikelihood / n, correct / n, correctTopK / n, topK, (int) examples);
+      return sums().result(topK);
+    }
+
+    /** The sums over every example added, none or more. */
+    public Sums sums() {
+      return new Sums(logLikelihood, correct, correctTopK, examples);
     }
   }
 

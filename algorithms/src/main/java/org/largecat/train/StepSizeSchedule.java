@@ -1,10 +1,12 @@
 package org.largecat.train;
 
+import java.io.Serializable;
+
 /**
  * How the global step of a sampled-bound trainer turns the mini-batch gradient into a weight
  * change.
  */
-public sealed interface StepSizeSchedule {
+public sealed interface StepSizeSchedule extends Serializable {
 
   /** The adaptive schedule with the A&R paper's values. */
   Adaptive PAPER = new Adaptive(0.02, 0.9, 2000, 0.1);

@@ -1,5 +1,6 @@
 package org.largecat.train;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -31,7 +32,8 @@ public record TrainingOptions(
     double biasScale,
     double samplingPower,
     Sampling sampling,
-    double priorVariance) {
+    double priorVariance)
+    implements Serializable {
 
   public TrainingOptions {
     Objects.requireNonNull(method, "method");

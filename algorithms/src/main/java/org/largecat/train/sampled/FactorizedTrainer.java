@@ -171,8 +171,16 @@ public final class FactorizedTrainer implements Trainer {
    * biasScale²).
    */
   public static FactorizedModel initialModel(Dataset train, TrainingOptions options, int rank) {
-    FactorizedModel model =
-        FactorizedModel.zeros(options.method().link(), train.classes(), train.columns(), rank);
+    return initialModel(train.classes(), train.columns(), options, rank);
+  }
+
+  /**
+   * As {@link #initialModel(Dataset, TrainingOptions, int)} for K = {@code classes}, D = {@code
+   * columns}, when the training set is not in this JVM (a distributed one).
+   */
+  public static FactorizedModel initialModel(
+      int classes, int columns, TrainingOptions options, int rank) {
+    FactorizedModel model = FactorizedModel.zeros(options.method().link(), classes, columns, rank);
     SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
     double scale = 1 / Math.sqrt(rank);
     for (float[] table : new float[][] {model.inputs(), model.outputs()}) {
