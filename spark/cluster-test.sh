@@ -154,9 +154,15 @@ for run in cavi-local cavi-cluster; do
   [ "$(bma "$run")" = "$(bma cavi-single)" ] \
     || fail "$run's BMA weight $(bma "$run") differs from the single machine's $(bma cavi-single)"
 done
+# The median seconds of an iteration (the ELBO table's last column).
+iteration() {
+  awk '$1 ~ /^[0-9]+$/ && NF == 4 { print $4 }' "$work/$1.out" | sort -g \
+    | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 echo "cluster-test: cavi probit, $(elbo cavi-single | wc -l) ELBO values and BMA weight $(bma cavi-single)" \
   "equal on the cluster, local[2] and one machine; seconds: cluster $t_cavi_cluster," \
-  "local[2] $t_cavi_local, single machine $t_cavi_single"
+  "local[2] $t_cavi_local, single machine $t_cavi_single; median seconds an iteration: cluster" \
+  "$(iteration cavi-cluster), local[2] $(iteration cavi-local), single machine $(iteration cavi-single)"
 
 # A&R softmax: the cluster's run equals local mode's (same seed, same partitioning), and its saved
 # model scores the same in largecat evaluate and spark evaluate; the single-machine trainer's test
