@@ -29,4 +29,4 @@ uptime | tee -a "$here/results/cavi-spark-vs-single.txt"
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" "${jvm_options[@]}" $spark_options -Xmx6g \
   -cp "$here/target/classes:$(cat "$classpath")" org.largecat.bench.CaviSparkTiming "$@" 2>&1 \
-  | grep -v -E '^(WARNING|[0-9/]+ [0-9:]+ (INFO|WARN) )' | tee -a "$here/results/cavi-spark-vs-single.txt"
+  | grep -v -E "^(WARNING|[0-9/]+ [0-9:]+ (INFO|WARN) )" | tee -a "$here/results/cavi-spark-vs-single.txt"
