@@ -26,6 +26,7 @@ import org.largecat.data.TextFormat;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -59,55 +60,7 @@ final class CaviCommand implements Callable<Integer> {
       description = "The test set (default: the training set).")
   Path testFile;
 
-  @Option(
-      names = "--link",
-      paramLabel = "probit|logit",
-      required = true,
-      description = "The binary link.")
-  Link link;
-
-  @Option(names = "--diagonal", description = "A diagonal (mean-field) posterior covariance.")
-  boolean diagonal;
-
-  @Option(
-      names = "--iterations",
-      paramLabel = "T",
-      converter = OptionTypes.Count.class,
-      defaultValue = "200",
-      description = "At most T iterations (default: ${DEFAULT-VALUE}).")
-  int iterations;
-
-  @Option(
-      names = "--tol",
-      paramLabel = "X",
-      converter = OptionTypes.NonNegativeNumber.class,
-      defaultValue = "1e-6",
-      description = "Stop when the ELBO's relative change is below X (default: ${DEFAULT-VALUE}).")
-  double tolerance;
-
-  @Option(
-      names = "--samples",
-      paramLabel = "S",
-      converter = OptionTypes.Count.class,
-      defaultValue = "10",
-      description = "Monte Carlo samples for the model evidence (default: ${DEFAULT-VALUE}).")
-  int samples;
-
-  @Option(
-      names = "--seed",
-      paramLabel = "N",
-      converter = OptionTypes.NonNegativeInteger.class,
-      defaultValue = "1",
-      description = "The random seed (default: ${DEFAULT-VALUE}).")
-  int seed;
-
-  @Option(
-      names = "--prior-variance",
-      paramLabel = "V",
-      converter = OptionTypes.PositiveNumber.class,
-      defaultValue = "1",
-      description = "The weights' N(0, V) prior (default: ${DEFAULT-VALUE}).")
-  double priorVariance;
+  @Mixin FitOptions fitOptions;
 
   @Option(
       names = "--threads",
@@ -126,6 +79,70 @@ final class CaviCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the results as JSON.")
   boolean json;
 
+  /** The options of the fit that {@code cavi} and {@code spark cavi} share. */
+  static final class FitOptions {
+    @Option(
+        names = "--link",
+        paramLabel = "probit|logit",
+        required = true,
+        description = "The binary link.")
+    Link link;
+
+    @Option(names = "--diagonal", description = "A diagonal (mean-field) posterior covariance.")
+    boolean diagonal;
+
+    @Option(
+        names = "--iterations",
+        paramLabel = "T",
+        converter = OptionTypes.Count.class,
+        defaultValue = "200",
+        description = "At most T iterations (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(
+        names = "--tol",
+        paramLabel = "X",
+        converter = OptionTypes.NonNegativeNumber.class,
+        defaultValue = "1e-6",
+        description =
+            "Stop when the ELBO's relative change is below X (default: ${DEFAULT-VALUE}).")
+    double tolerance;
+
+    @Option(
+        names = "--samples",
+        paramLabel = "S",
+        converter = OptionTypes.Count.class,
+        defaultValue = "10",
+        description = "Monte Carlo samples for the model evidence (default: ${DEFAULT-VALUE}).")
+    int samples;
+
+    @Option(
+        names = "--seed",
+        paramLabel = "N",
+        converter = OptionTypes.NonNegativeInteger.class,
+        defaultValue = "1",
+        description = "The random seed (default: ${DEFAULT-VALUE}).")
+    int seed;
+
+    @Option(
+        names = "--prior-variance",
+        paramLabel = "V",
+        converter = OptionTypes.PositiveNumber.class,
+        defaultValue = "1",
+        description = "The weights' N(0, V) prior (default: ${DEFAULT-VALUE}).")
+    double priorVariance;
+
+    /** The IB-CAVI options, with {@code threads} worker threads. */
+    CaviOptions options(int threads) {
+      return new CaviOptions(link, diagonal, iterations, tolerance, threads);
+    }
+
+    /** The weights' prior for {@code columns} features and the intercept. */
+    GaussianPrior prior(int columns) {
+      return GaussianPrior.isotropic(columns + 1, priorVariance);
+    }
+  }
+
   CaviCommand(Largecat.Streams streams) {
     this.streams = streams;
   }
@@ -134,7 +151,9 @@ final class CaviCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
-    CaviOptions options = new CaviOptions(link, diagonal, iterations, tolerance, threads);
+    CaviOptions options = fitOptions.options(threads);
+    Link link = options.link();
+    int samples = fitOptions.samples;
     Dataset train = read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
     Dataset test =
         testFile != null
@@ -155,14 +174,17 @@ final class CaviCommand implements Callable<Integer> {
                 test.classes()),
         "the CBC, CBM and BMA probabilities, 3 × N × K");
     Kernels kernels = Kernels.get();
-    GaussianPrior prior = GaussianPrior.isotropic(train.columns() + 1, priorVariance);
+    GaussianPrior prior = fitOptions.prior(train.columns());
     long start = System.nanoTime();
     CaviFit fit = IbCavi.fit(train, prior, options, kernels);
     double fitSeconds = (System.nanoTime() - start) * 1e-9;
     CbPredictor predictor = new CbPredictor(fit.posterior(), kernels);
     CbPredictor.ModelEvidence evidence =
         predictor.evidence(
-            Design.withIntercept(train.features(), kernels), train.labels(), samples, seed);
+            Design.withIntercept(train.features(), kernels),
+            train.labels(),
+            samples,
+            fitOptions.seed);
     CbPredictor.Predictions p = predictor.plugIn(Design.withIntercept(test.features(), kernels));
     double[] bma = CbPredictor.bmaLogProbabilities(p, evidence);
     int k = train.classes();
@@ -206,40 +228,16 @@ final class CaviCommand implements Callable<Integer> {
                   scores[2])));
       return 0;
     }
-    out.printf(
-        Locale.ROOT,
-        "IB-CAVI %s (%s q(B)) on %d rows, %d features + intercept, %d classes; %d threads; %s%n",
-        link.label(),
-        options.diagonal() ? "fully mean-field" : "full-covariance",
+    printFit(
+        out,
+        options,
         train.rows(),
         train.columns(),
         k,
-        options.threads(),
-        kernels.describeChoice());
-    out.printf(Locale.ROOT, "%9s %22s %16s %10s%n", "iteration", "ELBO", "ELBO / (N K)", "seconds");
-    for (int t = 0; t < fit.elbo().length; t++) {
-      out.printf(
-          Locale.ROOT,
-          "%9d %22.10f %16.10f %10s%n",
-          t,
-          fit.elbo()[t],
-          fit.elbo()[t] / ((double) train.rows() * k),
-          t == 0 ? "" : String.format(Locale.ROOT, "%.4f", fit.iterationSeconds()[t - 1]));
-    }
-    out.printf(
-        Locale.ROOT,
-        "%s after %d iterations (stop when an iteration raises the ELBO by <= %.3g x |ELBO|), %.3f s%n",
-        fit.converged() ? "converged" : "not converged",
-        fit.iterations(),
-        options.tolerance(),
-        fitSeconds);
-    out.printf(
-        Locale.ROOT,
-        "BMA weight on CBC: %.6f (log evidence bounds from %d samples: CBC %.4f, CBM %.4f)%n",
-        evidence.weightCbc(),
-        samples,
-        evidence.logEvidenceCbc(),
-        evidence.logEvidenceCbm());
+        options.threads() + " threads; " + kernels.describeChoice(),
+        fit,
+        fitSeconds,
+        evidence);
     out.printf(
         Locale.ROOT,
         "%s set, %d rows:%n%6s %20s %10s%s%n",
@@ -259,6 +257,55 @@ final class CaviCommand implements Callable<Integer> {
           truth == null ? "" : String.format(Locale.ROOT, " %14.6f", metrics[m][2]));
     }
     return 0;
+  }
+
+  /**
+   * Prints the fit: what ran ({@code where}: threads or Spark master, and the kernels), the ELBO
+   * per iteration, whether it converged, and the BMA weight on CBC with its evidence bounds.
+   */
+  static void printFit(
+      PrintStream out,
+      CaviOptions options,
+      long rows,
+      int columns,
+      int k,
+      String where,
+      CaviFit fit,
+      double fitSeconds,
+      CbPredictor.ModelEvidence evidence) {
+    out.printf(
+        Locale.ROOT,
+        "IB-CAVI %s (%s q(B)) on %d rows, %d features + intercept, %d classes; %s%n",
+        options.link().label(),
+        options.diagonal() ? "fully mean-field" : "full-covariance",
+        rows,
+        columns,
+        k,
+        where);
+    out.printf(Locale.ROOT, "%9s %22s %16s %10s%n", "iteration", "ELBO", "ELBO / (N K)", "seconds");
+    for (int t = 0; t < fit.elbo().length; t++) {
+      out.printf(
+          Locale.ROOT,
+          "%9d %22.10f %16.10f %10s%n",
+          t,
+          fit.elbo()[t],
+          fit.elbo()[t] / ((double) rows * k),
+          t == 0 ? "" : String.format(Locale.ROOT, "%.4f", fit.iterationSeconds()[t - 1]));
+    }
+    out.printf(
+        Locale.ROOT,
+        "%s after %d iterations (stop when an iteration raises the ELBO by <= %.3g x |ELBO|), %.3f s%n",
+        fit.converged() ? "converged" : "not converged",
+        fit.iterations(),
+        options.tolerance(),
+        fitSeconds);
+    out.printf(
+        Locale.ROOT,
+        "BMA weight on CBC: %.6f (log evidence bounds from %d samples: CBC %.4f, CBM %.4f)%n",
+        evidence.weightCbc(),
+        evidence.samples(),
+        evidence.logEvidenceCbc(),
+        evidence.logEvidenceCbm());
   }
 
   /** Reads a dataset; mostly-dense files get a dense design (gemm) rather than CSR products. */

@@ -8,6 +8,7 @@ import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,19 +24,7 @@ final class DataFiles {
       description = "The data files' format (default: ${DEFAULT-VALUE}).")
   TextFormat format;
 
-  @Option(
-      names = "--feature-base",
-      paramLabel = "0|1",
-      converter = OptionTypes.NonNegativeInteger.class,
-      description = "The index of the first feature (default: the format's).")
-  Integer featureBase;
-
-  @Option(
-      names = "--label-base",
-      paramLabel = "0|1",
-      converter = OptionTypes.NonNegativeInteger.class,
-      description = "The index of the first class (default: the format's).")
-  Integer labelBase;
+  @Mixin IndexBases bases;
 
   /**
    * Reads {@code file}; with {@code columns} and {@code classes} ≥ 0 (a training set's) the file
@@ -55,11 +44,7 @@ final class DataFiles {
 
   private ReadOptions options(int columns, int classes) {
     ReadOptions options = ReadOptions.of(format);
-    options =
-        options.withBases(
-            featureBase == null ? options.featureBase() : featureBase,
-            labelBase == null ? options.labelBase() : labelBase);
-    return options.withShape(columns, classes);
+    return bases.apply(options).withShape(columns, classes);
   }
 
   static Dataset denseIfFull(Dataset data) {

@@ -113,8 +113,13 @@ final class EvaluateCommand {
         sum.add(DataFiles.denseIfFull(block));
       }
     }
-    Evaluation.Result r = sum.result();
-    if (args.json) {
+    print(sum.result(), args.json, out);
+    return 0;
+  }
+
+  /** Prints the scores of an evaluation, as a line of text or of JSON. */
+  static void print(Evaluation.Result r, boolean json, PrintStream out) {
+    if (json) {
       out.println(
           Json.line(
               new JsonOutputs.Evaluate(
@@ -124,7 +129,6 @@ final class EvaluateCommand {
           "log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
           r.meanLogLikelihood(), r.accuracy(), r.topKAccuracy(), r.examples());
     }
-    return 0;
   }
 
   /** One line per example, a block of the input at a time. */

@@ -1,11 +1,25 @@
 package org.largecat.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import org.largecat.cb.CaviOptions;
 import org.largecat.cli.spark.ExecutorSurvey;
+import org.largecat.cli.spark.SparkJobs;
 import org.largecat.cli.spark.SparkRun;
+import org.largecat.eval.Evaluation;
+import org.largecat.json.Json;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.ModelFile;
+import org.largecat.model.ScoreModel;
+import org.largecat.train.Method;
+import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,7 +33,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "spark",
     description = "Runs on Apache Spark: local mode in this JVM (--master local[*]) or a cluster.",
-    subcommands = {SparkCommand.Kernels.class})
+    subcommands = {
+      SparkCommand.Cavi.class,
+      SparkCommand.Train.class,
+      SparkCommand.Evaluate.class,
+      SparkCommand.KernelChoices.class
+    })
 final class SparkCommand {
   private SparkCommand() {}
 
@@ -75,18 +94,265 @@ final class SparkCommand {
       description =
           "Runs one task per partition and prints, per executor, the kernels' backend choice"
               + " (the line each executor also logs).")
-  static final class Kernels implements Callable<Integer> {
+  static final class KernelChoices implements Callable<Integer> {
     private final PrintStream out;
 
     @Mixin SparkOptions spark;
 
-    Kernels(Largecat.Streams streams) {
+    KernelChoices(Largecat.Streams streams) {
       this.out = streams.out();
     }
 
     @Override
     public Integer call() {
       ExecutorSurvey.run(spark.run("largecat spark kernels")).forEach(out::println);
+      return 0;
+    }
+  }
+
+  /** {@code largecat spark evaluate}: {@code largecat evaluate} over a DataFrame. */
+  @Command(
+      name = "evaluate",
+      description =
+          "Mean log-likelihood per example, accuracy and top-5 accuracy on a test set, in one pass"
+              + " over its partitions.")
+  static final class Evaluate implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(
+        names = "--model",
+        paramLabel = "FILE",
+        required = true,
+        description = "The model file (of train or spark train).")
+    Path modelFile;
+
+    @Option(names = "--test", paramLabel = "PATH", required = true, description = "The test set.")
+    String testPath;
+
+    @Option(names = "--json", description = "Print the scores as JSON.")
+    boolean json;
+
+    @Mixin SparkInput input;
+
+    @Mixin SparkOptions spark;
+
+    Evaluate(Largecat.Streams streams) {
+      this.out = streams.out();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      ScoreModel model = ModelFile.readScoreModel(modelFile);
+      EvaluateCommand.print(
+          SparkJobs.evaluate(
+              spark.run("largecat spark evaluate"),
+              model,
+              input.of(testPath, model.columns(), model.classes())),
+          json,
+          out);
+      return 0;
+    }
+  }
+
+  /**
+   * {@code largecat spark cavi}: IB-CAVI with the rows in their partitions; the ELBO per iteration
+   * and the BMA weight on CBC as {@code largecat cavi} prints them.
+   */
+  @Command(
+      name = "cavi",
+      description =
+          "IB-CAVI for CB-probit / CB-logit, data-parallel: the ELBO per iteration and the BMA"
+              + " weight on CBC.")
+  static final class Cavi implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(
+        names = "--train",
+        paramLabel = "PATH",
+        required = true,
+        description = "The training set.")
+    String trainPath;
+
+    @Mixin CaviCommand.FitOptions fit;
+
+    @Mixin SparkInput input;
+
+    @Mixin SparkOptions spark;
+
+    Cavi(Largecat.Streams streams) {
+      this.out = streams.out();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      SparkRun run = spark.run("largecat spark cavi");
+      CaviOptions options = fit.options(1);
+      long start = System.nanoTime();
+      SparkJobs.Cavi done =
+          SparkJobs.cavi(
+              run, input.of(trainPath, -1, -1), options, fit::prior, fit.samples, fit.seed);
+      CaviCommand.printFit(
+          out,
+          options,
+          done.rows(),
+          done.columns(),
+          done.classes(),
+          "Spark " + run.describe(),
+          done.fit(),
+          (System.nanoTime() - start) * 1e-9,
+          done.evidence());
+      return 0;
+    }
+  }
+
+  /**
+   * {@code largecat spark train}: a sampled trainer data-parallel for a number of epochs, each cut
+   * into rounds of one broadcast and one sum of the partitions' changes.
+   */
+  @Command(
+      name = "train",
+      description =
+          "Trains the linear model with a sampled-bound method (ar-softmax, ove, ar-probit,"
+              + " ar-logistic, exact-softmax-sgd, nce, is) data-parallel, from the paper's random"
+              + " start and with its step sizes, for --epochs epochs.")
+  static final class Train implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(
+        names = "--train",
+        paramLabel = "PATH",
+        required = true,
+        description = "The training set.")
+    String trainPath;
+
+    @Option(
+        names = "--test",
+        paramLabel = "PATH",
+        description = "A test set to score the model on.")
+    String testPath;
+
+    @Option(
+        names = "--method",
+        paramLabel = "METHOD",
+        required = true,
+        description = "The sampled-bound method.")
+    Method method;
+
+    @Option(
+        names = "--epochs",
+        paramLabel = "E",
+        converter = OptionTypes.Count.class,
+        required = true,
+        description = "Passes over the training set.")
+    int epochs;
+
+    @Option(
+        names = "--rounds",
+        paramLabel = "R",
+        converter = OptionTypes.Count.class,
+        defaultValue = "10",
+        description =
+            "Rounds per epoch, each one broadcast of the model and one sum of the partitions'"
+                + " changes; more partitions need more rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+        names = "--batch",
+        paramLabel = "B",
+        converter = OptionTypes.Count.class,
+        description = "Examples per step, n (default: the method's).")
+    Integer batch;
+
+    @Option(
+        names = "--sampled",
+        paramLabel = "S",
+        converter = OptionTypes.Count.class,
+        description = "Classes sampled per step, m (default: the method's).")
+    Integer sampled;
+
+    @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
+    Long seed;
+
+    @Option(
+        names = "--model",
+        paramLabel = "OUT",
+        description = "Where to write the trained model.")
+    Path modelFile;
+
+    @Option(names = "--json", description = "Print a JSON summary.")
+    boolean json;
+
+    @Mixin SparkInput input;
+
+    @Mixin SparkOptions spark;
+
+    Train(Largecat.Streams streams) {
+      this.out = streams.out();
+      this.err = streams.err();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      OutputFiles.check(modelFile);
+      TrainingOptions defaults = TrainingOptions.defaults(method);
+      TrainingOptions options =
+          defaults
+              .withBatch(
+                  Objects.requireNonNullElse(batch, defaults.batch()),
+                  Objects.requireNonNullElse(sampled, defaults.sampled()))
+              .withSeed(Objects.requireNonNullElse(seed, defaults.seed()));
+      SparkJobs.Train done =
+          SparkJobs.train(
+              spark.run("largecat spark train"),
+              input.of(trainPath, -1, -1),
+              testPath == null ? null : input.of(testPath, -1, -1),
+              options,
+              epochs,
+              rounds,
+              (t, total, bound, seconds) ->
+                  err.printf(
+                      "spark train: round %d/%d (epoch %.2f), bound %.6g, %.1f s%n",
+                      t, total, t / (double) rounds, bound, seconds));
+      if (modelFile != null) {
+        ModelFile.write(done.model(), modelFile);
+        err.println("spark train: model written to " + modelFile);
+      }
+      TrainingRun run = done.run();
+      Evaluation.Result scores = done.test();
+      if (json) {
+        out.println(
+            Json.line(
+                new JsonOutputs.Train(
+                    method.label(),
+                    Kernels.get().describeChoice(),
+                    options.batch(),
+                    options.sampled(),
+                    run.iterations(),
+                    run.epochs(done.iterationsPerEpoch()),
+                    run.stoppedBecause().name().toLowerCase(Locale.ROOT),
+                    run.converged(),
+                    run.seconds(),
+                    run.secondsPerEpoch(),
+                    run.lastEpochBound(),
+                    scores == null ? null : scores.meanLogLikelihood(),
+                    scores == null ? null : scores.accuracy(),
+                    scores == null ? null : scores.topKAccuracy())));
+        return 0;
+      }
+      out.printf(
+          Locale.ROOT,
+          "%s: %d rounds (%d epochs) in %.2f s (%.3g s per epoch); bound over the last epoch %.6g%n",
+          method.label(),
+          run.iterations(),
+          epochs,
+          run.seconds(),
+          run.secondsPerEpoch(),
+          run.lastEpochBound());
+      if (scores != null) {
+        out.print("test: ");
+        EvaluateCommand.print(scores, false, out);
+      }
       return 0;
     }
   }

@@ -3,10 +3,23 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.largecat.kernel.Kernels;
 
 class SparkCommandTest {
+  private static final Pattern ELBO_ROW =
+      Pattern.compile("^\\s*\\d+\\s+(-?\\d+\\.\\d+)\\s", Pattern.MULTILINE);
+  private static final Pattern BMA = Pattern.compile("BMA weight on CBC: (\\S+) ");
+
+  @TempDir Path dir;
+
   @Test
   void kernelsReportsTheBackendChoiceOfEachExecutor() throws Exception {
     CommandRun run = CommandRun.of("spark", "kernels", "--master", "local[2]", "--partitions", "3");
@@ -15,6 +28,88 @@ class SparkCommandTest {
     assertEquals(
         "executor driver on 127.0.0.1: " + Kernels.get().describeChoice() + "\n",
         run.out().replace(System.lineSeparator(), "\n"));
+  }
+
+  @Test
+  void caviGivesTheSingleMachineElboTraceAndBmaWeight() throws Exception {
+    synthCb();
+    String train = dir.resolve("train.txt").toString();
+    String[] fit = {"--link", "probit", "--iterations", "30", "--seed", "3"};
+    CommandRun single = CommandRun.of(concat(new String[] {"cavi", "--train", train}, fit));
+    assertEquals(0, single.status(), single.err());
+    CommandRun spark =
+        CommandRun.of(
+            concat(
+                new String[] {
+                  "spark", "cavi", "--train", train, "--master", "local[2]", "--partitions", "3"
+                },
+                fit));
+    assertEquals(0, spark.status(), spark.err());
+    List<Double> want = numbers(ELBO_ROW, single.out());
+    List<Double> got = numbers(ELBO_ROW, spark.out());
+    assertEquals(want.size(), got.size(), spark.out());
+    for (int t = 0; t < want.size(); t++) {
+      // Printed to 10 decimals; the sums differ only in their order.
+      assertEquals(want.get(t), got.get(t), 1e-9 * Math.abs(want.get(t)) + 1e-10, "ELBO " + t);
+    }
+    assertEquals(numbers(BMA, single.out()).getFirst(), numbers(BMA, spark.out()).getFirst(), 1e-6);
+  }
+
+  @Test
+  void aModelTrainedOnSparkScoresTheSameInEvaluateAndSparkEvaluate() throws Exception {
+    synthCb();
+    String train = dir.resolve("train.txt").toString();
+    String test = dir.resolve("test.txt").toString();
+    String model = dir.resolve("m.bin").toString();
+    CommandRun trained =
+        CommandRun.of(
+            "spark",
+            "train",
+            "--train",
+            train,
+            "--test",
+            test,
+            "--method",
+            "ar-softmax",
+            "--epochs",
+            "2",
+            "--rounds",
+            "4",
+            "--batch",
+            "20",
+            "--model",
+            model,
+            "--master",
+            "local[2]",
+            "--partitions",
+            "2");
+    assertEquals(0, trained.status(), trained.err());
+    CommandRun single = CommandRun.of("evaluate", "--model", model, "--test", test);
+    CommandRun spark =
+        CommandRun.of(
+            "spark", "evaluate", "--model", model, "--test", test, "--master", "local[2]");
+    assertEquals(0, single.status(), single.err());
+    assertEquals(0, spark.status(), spark.err());
+    assertEquals(single.out(), spark.out());
+    assertTrue(trained.out().contains("test: " + single.out()), trained.out());
+  }
+
+  @Test
+  void aBadLineIsOneLineNamingFileAndLine() throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.txt"), "2 3 2\n0 1:1\n1 2:x\n");
+    CommandRun run =
+        CommandRun.of(
+            "spark", "cavi", "--train", bad.toString(), "--link", "probit", "--master", "local[2]");
+    assertEquals(Failures.BAD_INPUT, run.status());
+    assertEquals(
+        "largecat spark cavi: " + bad + ":3: feature value 'x' is not a number\n",
+        run.err()
+                .replace(System.lineSeparator(), "\n")
+                .lines()
+                .filter(l -> l.startsWith("largecat"))
+                .findFirst()
+                .orElse("")
+            + "\n");
   }
 
   @Test
@@ -27,5 +122,42 @@ class SparkCommandTest {
                 "largecat spark kernels: cannot start Spark with master nowhere://x: Could not"
                     + " parse Master URL"),
         run.err());
+  }
+
+  private void synthCb() throws Exception {
+    CommandRun r =
+        CommandRun.of(
+            "data",
+            "synth",
+            "cb",
+            "--classes",
+            "4",
+            "--covariates",
+            "5",
+            "--rows",
+            "600",
+            "--sigma-high",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            dir.resolve("train.txt").toString(),
+            "--test-out",
+            dir.resolve("test.txt").toString());
+    assertEquals(0, r.status(), r.err());
+  }
+
+  private static List<Double> numbers(Pattern pattern, String text) {
+    List<Double> found = new ArrayList<>();
+    for (Matcher m = pattern.matcher(text); m.find(); ) {
+      found.add(Double.parseDouble(m.group(1)));
+    }
+    return found;
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 }

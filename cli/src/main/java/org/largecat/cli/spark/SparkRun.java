@@ -15,4 +15,10 @@ public record SparkRun(String master, Map<String, String> conf, Integer partitio
   public SparkRun {
     conf = Map.copyOf(conf);
   }
+
+  /** The master and partitions, for a report. */
+  public String describe() {
+    return (master == null ? "(spark-submit's master or local[*])" : master)
+        + (partitions == null ? "" : ", " + partitions + " partitions");
+  }
 }

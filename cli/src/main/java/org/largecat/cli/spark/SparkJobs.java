@@ -1,0 +1,185 @@
+package org.largecat.cli.spark;
+
+import java.io.IOException;
+import java.util.function.IntFunction;
+import org.apache.spark.sql.SparkSession;
+import org.largecat.cb.CaviFit;
+import org.largecat.cb.CaviOptions;
+import org.largecat.cb.CbPredictor;
+import org.largecat.cb.GaussianPrior;
+import org.largecat.cb.IbCavi;
+import org.largecat.eval.Evaluation;
+import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
+import org.largecat.spark.cb.DistributedCavi;
+import org.largecat.spark.data.Inputs;
+import org.largecat.spark.data.LabeledFrame;
+import org.largecat.spark.eval.DistributedEvaluation;
+import org.largecat.spark.train.DistributedTrainer;
+import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.SampledTrainer;
+
+/**
+ * The work of the {@code largecat spark} commands, each in a session of its own: read the data
+ * where they are ({@link Inputs}), run the data-parallel stage, stop the session. A failure inside
+ * a Spark job (a bad line of a data file, a bad row) reaches the command as the exception the
+ * single-machine code would have thrown, not as Spark's wrapper.
+ */
+public final class SparkJobs {
+  /** Evaluation's top-k, as {@code largecat evaluate} reports it. */
+  private static final int TOP_K = 5;
+
+  private SparkJobs() {}
+
+  /** A run of IB-CAVI: the fit, its evidence bounds and the data's shape. */
+  public record Cavi(
+      CaviFit fit, CbPredictor.ModelEvidence evidence, long rows, int columns, int classes) {}
+
+  /** A run of a sampled trainer: the trained model, the run, and its test scores (or null). */
+  public record Train(
+      ScoreModel model, TrainingRun run, int iterationsPerEpoch, Evaluation.Result test) {}
+
+  /** {@code model}'s test log-likelihood, accuracy and top-5 on {@code test}. */
+  public static Evaluation.Result evaluate(SparkRun run, ScoreModel model, InputSpec test)
+      throws IOException {
+    return within(
+        run,
+        spark ->
+            DistributedEvaluation.evaluate(
+                read(spark, run, test).frame(),
+                LabeledFrame.LABEL,
+                LabeledFrame.FEATURES,
+                model,
+                TOP_K));
+  }
+
+  /**
+   * IB-CAVI on {@code train} with the prior {@code prior} makes for D, and the BMA evidence from
+   * {@code samples} draws seeded with {@code seed}.
+   */
+  public static Cavi cavi(
+      SparkRun run,
+      InputSpec train,
+      CaviOptions options,
+      IntFunction<GaussianPrior> prior,
+      int samples,
+      long seed)
+      throws IOException {
+    return within(
+        run,
+        spark -> {
+          LabeledFrame data = read(spark, run, train);
+          try (DistributedCavi cavi =
+              DistributedCavi.start(
+                  data.frame(),
+                  LabeledFrame.LABEL,
+                  LabeledFrame.FEATURES,
+                  data.columns(),
+                  data.classes(),
+                  prior.apply(data.columns()),
+                  options)) {
+            CaviFit fit = IbCavi.iterate(cavi, options);
+            return new Cavi(
+                fit,
+                cavi.evidence(samples, seed),
+                cavi.cells() / data.classes(),
+                data.columns(),
+                data.classes());
+          }
+        });
+  }
+
+  /**
+   * Trains the linear model of {@code options}' method from the paper's random start for {@code
+   * epochs} epochs of {@code roundsPerEpoch} rounds, and scores it on {@code test} (null: none).
+   */
+  public static Train train(
+      SparkRun run,
+      InputSpec train,
+      InputSpec test,
+      TrainingOptions options,
+      int epochs,
+      int roundsPerEpoch,
+      TrainingRun.Progress progress)
+      throws IOException {
+    return within(
+        run,
+        spark -> {
+          LabeledFrame data = read(spark, run, train);
+          LinearModel model =
+              LinearModel.zeros(options.method().link(), data.classes(), data.columns());
+          SampledTrainer.initialise(model, options);
+          TrainingRun done;
+          int perEpoch;
+          try (DistributedTrainer trainer =
+              new DistributedTrainer(
+                  data.frame(),
+                  LabeledFrame.LABEL,
+                  LabeledFrame.FEATURES,
+                  model,
+                  options,
+                  roundsPerEpoch)) {
+            perEpoch = trainer.iterationsPerEpoch();
+            done = TrainingRun.run(trainer, epochs * perEpoch, 2, progress);
+          }
+          Evaluation.Result scores =
+              test == null
+                  ? null
+                  : DistributedEvaluation.evaluate(
+                      read(spark, run, test.withShape(data.columns(), data.classes())).frame(),
+                      LabeledFrame.LABEL,
+                      LabeledFrame.FEATURES,
+                      model,
+                      TOP_K);
+          return new Train(model, done, perEpoch, scores);
+        });
+  }
+
+  private interface Job<T> {
+    T run(SparkSession spark) throws IOException;
+  }
+
+  /**
+   * Runs {@code job} in a session for {@code run}, stopped afterwards; a failure of a Spark job
+   * becomes its cause, the data or usage error the command reports.
+   */
+  private static <T> T within(SparkRun run, Job<T> job) throws IOException {
+    SparkSession spark = SparkSessions.start(run);
+    try {
+      return job.run(spark);
+    } catch (Exception e) { // Spark's jobs throw SparkException, a checked exception, unchecked
+      for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+        if (t instanceof IOException io) {
+          throw io;
+        }
+        if (t instanceof IllegalArgumentException bad) {
+          throw bad;
+        }
+      }
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getMessage(), e);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** The rows of {@code input}, in the run's partitions when it names a number. */
+  private static LabeledFrame read(SparkSession spark, SparkRun run, InputSpec input)
+      throws IOException {
+    int partitions =
+        run.partitions() != null ? run.partitions() : spark.sparkContext().defaultParallelism();
+    LabeledFrame data =
+        Inputs.read(spark, input.path(), input.format(), input.options(), partitions);
+    if (run.partitions() != null && input.format().textFormat() == null) {
+      return new LabeledFrame(
+          data.frame().repartition(run.partitions()), data.columns(), data.classes());
+    }
+    return data;
+  }
+}
