@@ -22,20 +22,24 @@ import org.largecat.kernel.Kernels;
 import org.largecat.spark.cb.DistributedCavi;
 
 /**
- * The data-parallel IB-CAVI on Spark's local[2] (two partitions) against the single-machine {@link
- * IbCavi} on two threads, on the same App. G.1.1 data (CB-probit, full covariance, K = 1,000, M =
- * 21, N = 16,000) in the same JVM, in interleaved rounds: per round and run, the start (design,
- * cache and fixed statistics), the first iteration and the median of the later ones. Not a JMH
- * benchmark: the first iteration is one of the figures asked for, and a Spark session per fork
- * would dominate. Run by bench/cavi-spark-vs-single.sh.
+ * The data-parallel IB-CAVI on Spark's local[2] (two partitions, or those given) against the
+ * single-machine {@link IbCavi} on two threads, on the same App. G.1.1 data (CB-probit, full
+ * covariance, K = 1,000, M = 21, N = 16,000) in the same JVM, in interleaved rounds: per round and
+ * run, the start (design, cache and fixed statistics), the first iteration and the median of the
+ * later ones. Not a JMH benchmark: the first iteration is one of the figures asked for, and a Spark
+ * session per fork would dominate. Run by bench/cavi-spark-vs-single.sh.
  */
 public final class CaviSparkTiming {
   private CaviSparkTiming() {}
 
-  /** usage: CaviSparkTiming [rounds (3)] [iterations per run (8)] */
+  /** usage: CaviSparkTiming [rounds (3)] [iterations per run (8)] [partitions, e.g. 2,4 (2)] */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    int[] partitions =
+        Arrays.stream((args.length > 2 ? args[2] : "2").split(","))
+            .mapToInt(Integer::parseInt)
+            .toArray();
     int n = 16_000;
     int k = 1_000;
     int d = 20;
@@ -62,9 +66,13 @@ public final class CaviSparkTiming {
       }
       rows.add(RowFactory.create((double) data.labels()[i], Vectors.dense(x)));
     }
-    org.apache.spark.sql.Dataset<Row> frame =
-        spark.createDataFrame(rows, schema).repartition(2).cache();
-    frame.count();
+    List<org.apache.spark.sql.Dataset<Row>> frames = new ArrayList<>();
+    for (int p : partitions) {
+      org.apache.spark.sql.Dataset<Row> frame =
+          spark.createDataFrame(rows, schema).repartition(p).cache();
+      frame.count();
+      frames.add(frame);
+    }
     System.out.printf(
         Locale.ROOT,
         "IB-CAVI probit, full q(B), N = %d, K = %d, M = %d; %s; %d rounds of %d iterations%n",
@@ -80,15 +88,16 @@ public final class CaviSparkTiming {
             + " %d bytes of statistics per partition (X^T E[z], M x K)%n",
         8L * (d + 1) * k + 8L * (d + 1) * (d + 1),
         8L * (d + 1) * k);
-    double[][] steady = new double[2][rounds];
+    double[][] steady = new double[1 + partitions.length][rounds];
     for (int r = 0; r < rounds; r++) {
-      for (int which = 0; which < 2; which++) {
+      for (int which = 0; which <= partitions.length; which++) {
         long t0 = System.nanoTime();
         double[] seconds = new double[iterations];
         try (CaviRun run =
             which == 0
                 ? IbCavi.start(data, prior, options, kernels)
-                : DistributedCavi.start(frame, "label", "features", d, k, prior, options)) {
+                : DistributedCavi.start(
+                    frames.get(which - 1), "label", "features", d, k, prior, options)) {
           double start = (System.nanoTime() - t0) * 1e-9;
           for (int t = 0; t < iterations; t++) {
             long s = System.nanoTime();
@@ -101,7 +110,9 @@ public final class CaviSparkTiming {
               "round %d %-28s start %.3f s, first iteration %.3f s, median of iterations 2..%d"
                   + " %.3f s %s%n",
               r + 1,
-              which == 0 ? "single machine (2 threads)" : "Spark local[2], 2 partitions",
+              which == 0
+                  ? "single machine (2 threads)"
+                  : "Spark local[2], " + partitions[which - 1] + " partitions",
               start,
               seconds[0],
               iterations,
@@ -112,13 +123,17 @@ public final class CaviSparkTiming {
       }
     }
     double single = median(steady[0]);
-    double distributed = median(steady[1]);
-    System.out.printf(
-        Locale.ROOT,
-        "median over rounds of the steady iteration: single %.3f s, Spark %.3f s, ratio %.2f%n",
-        single,
-        distributed,
-        distributed / single);
+    for (int which = 1; which <= partitions.length; which++) {
+      double distributed = median(steady[which]);
+      System.out.printf(
+          Locale.ROOT,
+          "median over rounds of the steady iteration: single %.3f s, Spark with %d partitions"
+              + " %.3f s, ratio %.2f%n",
+          single,
+          partitions[which - 1],
+          distributed,
+          distributed / single);
+    }
     spark.stop();
   }
 

@@ -147,6 +147,22 @@ class CbPipelineTest {
   }
 
   @Test
+  void anUnfittedPipelineKeepsTheClassifiersParameters(@TempDir Path dir) throws Exception {
+    CbClassifier classifier =
+        new CbClassifier().setLink("logit").setDiagonal(true).setMaxIter(7).setTopK(2);
+    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {classifier});
+    pipeline.write().save(dir.resolve("pipeline").toString());
+    CbClassifier loaded =
+        (CbClassifier) Pipeline.load(dir.resolve("pipeline").toString()).getStages()[0];
+    assertEquals(classifier.uid(), loaded.uid());
+    assertEquals("logit", loaded.getOrDefault(loaded.link()));
+    assertEquals(true, loaded.getOrDefault(loaded.diagonal()));
+    assertEquals(7, loaded.getOrDefault(loaded.maxIter()));
+    assertEquals(2, loaded.getOrDefault(loaded.topK()));
+    assertEquals("bma", loaded.getOrDefault(loaded.likelihood()));
+  }
+
+  @Test
   void badParametersAndColumnsAreRefusedWithTheFix() {
     org.largecat.data.Dataset train = CbSparkData.simulated(60, 3, 2, false, 1);
     Dataset<Row> rows = frame(train, false, 1);
