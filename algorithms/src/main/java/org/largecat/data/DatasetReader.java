@@ -72,11 +72,6 @@ public final class DatasetReader {
     return reader;
   }
 
-  /** The number of rows the header declares (a reader of {@link #ofLines}). */
-  public long declaredRows() {
-    return header[0];
-  }
-
   /** D: the options' or the header's (a reader of {@link #ofLines}). */
   public int columns() {
     return columnLimit;

@@ -22,7 +22,10 @@ import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code largecat spark}: the commands that run on Apache Spark, in local mode inside this JVM or
@@ -186,7 +189,7 @@ final class SparkCommand {
     @Override
     public Integer call() throws IOException {
       SparkRun run = spark.run("largecat spark cavi");
-      CaviOptions options = fit.options(1);
+      CaviOptions options = fit.options(Runtime.getRuntime().availableProcessors());
       long start = System.nanoTime();
       SparkJobs.Cavi done =
           SparkJobs.cavi(
@@ -287,6 +290,8 @@ final class SparkCommand {
 
     @Mixin SparkOptions spark;
 
+    @Spec CommandSpec spec;
+
     Train(Largecat.Streams streams) {
       this.out = streams.out();
       this.err = streams.err();
@@ -294,6 +299,11 @@ final class SparkCommand {
 
     @Override
     public Integer call() throws IOException {
+      if (method == null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--method auto is train's; spark train takes a sampled-bound method");
+      }
       OutputFiles.check(modelFile);
       TrainingOptions defaults = TrainingOptions.defaults(method);
       TrainingOptions options =
