@@ -179,14 +179,15 @@ public final class IbCavi implements CaviRun {
   /** One pass over all blocks: returns the ELBO of the current q(B), then updates q(B) if asked. */
   private double pass(boolean updating) {
     int blocks = CaviRows.blocks(rows.categories());
+    CbPosterior.State q = update.posterior().view();
     List<Callable<Double>> tasks = new ArrayList<>(blocks);
     for (int b = 0; b < blocks; b++) {
       int block = b;
       tasks.add(
           () ->
               options.link() == Link.PROBIT
-                  ? probitBlock(block, updating)
-                  : logitBlock(block, updating));
+                  ? probitBlock(block, q.means(), updating)
+                  : logitBlock(block, q, updating));
     }
     double elbo = 0;
     try {
@@ -215,22 +216,22 @@ public final class IbCavi implements CaviRun {
     return elbo;
   }
 
-  private double probitBlock(int block, boolean updating) {
+  private double probitBlock(int block, double[] means, boolean updating) {
     CaviRows.Workspace w = workspaces.get();
     double elbo = update.probitPriorTerms(block);
     if (updating) {
       update.priorRightSide(block, w.rightSide);
     }
-    elbo = rows.probitBlock(w, block, update.posterior().means, elbo, updating);
+    elbo = rows.probitBlock(w, block, means, elbo, updating);
     if (updating) {
       update.finishProbitBlock(block, w.rightSide);
     }
     return elbo;
   }
 
-  private double logitBlock(int block, boolean updating) {
+  private double logitBlock(int block, CbPosterior.State q, boolean updating) {
     CaviRows.Workspace w = workspaces.get();
-    double data = rows.logitBlock(w, block, update.posterior().view(), updating);
+    double data = rows.logitBlock(w, block, q, updating);
     return update.finishLogitBlock(block, data, w.grams, 0, updating);
   }
 }

@@ -294,4 +294,23 @@ public final class Predictor {
     }
     return above;
   }
+
+  /**
+   * Fills {@code best} with the classes of the largest values, largest first (ties to the smaller
+   * index).
+   */
+  public static void topClasses(double[] values, int[] best) {
+    int size = 0;
+    for (int k = 0; k < values.length; k++) {
+      if (size < best.length || values[k] > values[best[size - 1]]) {
+        int at = Math.min(size, best.length - 1);
+        while (at > 0 && values[k] > values[best[at - 1]]) {
+          best[at] = best[at - 1];
+          at--;
+        }
+        best[at] = k;
+        size = Math.min(size + 1, best.length);
+      }
+    }
+  }
 }

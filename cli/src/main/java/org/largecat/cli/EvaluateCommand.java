@@ -153,7 +153,7 @@ final class EvaluateCommand {
         for (int n = 0; n < block.rows(); n++) {
           predictor.utilities(x, n, ++example, psi);
           predictor.logProbabilities(psi, logP);
-          topClasses(logP, best);
+          Predictor.topClasses(logP, best);
           line.setLength(0);
           for (int i = 0; i < top; i++) {
             line.append(i == 0 ? "" : " ")
@@ -166,24 +166,5 @@ final class EvaluateCommand {
       }
     }
     return 0;
-  }
-
-  /**
-   * Fills {@code best} with the classes of the largest values, largest first (ties to the smaller
-   * index).
-   */
-  static void topClasses(double[] values, int[] best) {
-    int size = 0;
-    for (int k = 0; k < values.length; k++) {
-      if (size < best.length || values[k] > values[best[size - 1]]) {
-        int at = Math.min(size, best.length - 1);
-        while (at > 0 && values[k] > values[best[at - 1]]) {
-          best[at] = best[at - 1];
-          at--;
-        }
-        best[at] = k;
-        size = Math.min(size + 1, best.length);
-      }
-    }
   }
 }

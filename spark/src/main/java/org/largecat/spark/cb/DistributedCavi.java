@@ -79,6 +79,10 @@ public final class DistributedCavi implements CaviRun {
               + columns
               + " features and the intercept)");
     }
+    CbColumns.requireNumeric(data.schema(), labelColumn, "labelColumn");
+    CbColumns.requireVector(data.schema(), featuresColumn, "featuresColumn");
+    CbColumns.requireNumeric(data.schema(), labelColumn, "labelColumn");
+    CbColumns.requireVector(data.schema(), featuresColumn, "featuresColumn");
     var link = options.link();
     boolean diagonal = options.diagonal();
     JavaRDD<CaviRows> partitions =

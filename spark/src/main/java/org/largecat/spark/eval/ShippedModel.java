@@ -31,6 +31,15 @@ public record ShippedModel(
     };
   }
 
+  /** A copy with arrays of its own. */
+  public ShippedModel copy() {
+    float[][] copies = new float[tables.length][];
+    for (int t = 0; t < tables.length; t++) {
+      copies[t] = tables[t].clone();
+    }
+    return new ShippedModel(link, classes, columns, rank, copies, biases.clone());
+  }
+
   /** The model over these arrays. */
   public ScoreModel model() {
     return rank == 0

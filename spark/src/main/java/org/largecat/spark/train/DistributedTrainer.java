@@ -40,6 +40,10 @@ import scala.runtime.BoxedUnit;
  * and 4 partitions the sum lags (−2.185 A&R): a round's changes are made from a stale model, so R
  * must grow with P.
  *
+ * <p>Each change travels to the driver as a {@link ModelChange}, dense or the changed entries only,
+ * whichever is smaller: a round moves the model once and P changes of at most its size
+ * (docs/scaling-train.md), and Spark's {@code spark.driver.maxResultSize} must exceed their sum.
+ *
  * <p>A run is reproducible for a seed and a fixed partitioning: each partition's trainer draws from
  * a seed derived from the run's and its index, on one thread, and the driver adds the partitions'
  * changes in partition order.
@@ -137,9 +141,11 @@ public final class DistributedTrainer implements Trainer {
     int r = ++round;
     double scale = stepScale;
     int perEpoch = roundsPerEpoch;
+    // A copy: in local mode tasks read the broadcast object itself, and the driver adds the
+    // changes that arrive first while later tasks still subtract the round's model from theirs.
     Broadcast<ShippedModel> model =
-        spark.broadcast(shipped, ClassTag$.MODULE$.apply(ShippedModel.class));
-    RoundSum sum = new RoundSum(partitions);
+        spark.broadcast(shipped.copy(), ClassTag$.MODULE$.apply(ShippedModel.class));
+    RoundSum sum = new RoundSum(global, partitions);
     spark.runJob(
         states.rdd(),
         (Function1<scala.collection.Iterator<PartitionTrainer>, RoundResult> & Serializable)
@@ -154,8 +160,7 @@ public final class DistributedTrainer implements Trainer {
             },
         ClassTag$.MODULE$.apply(RoundResult.class));
     model.destroy();
-    global.add(1, sum.total.change());
-    return sum.total.bound();
+    return sum.bound;
   }
 
   /** R: rounds are the iterations, R of them an epoch. */
@@ -169,24 +174,26 @@ public final class DistributedTrainer implements Trainer {
     stepScale *= factor;
   }
 
-  /** Releases the partitions' trainers and their cached state. */
+  /** Drops the partitions' cached trainers (they run on Spark's threads and hold none). */
   @Override
   public void close() {
-    states.foreach(PartitionTrainer::close);
     states.unpersist(false);
   }
 
   /**
-   * The partitions' results added in partition order whatever order they arrive in, holding only
-   * those that arrive ahead of their turn, so that the sum is the same from run to run.
+   * Adds the partitions' changes to the driver's model in partition order whatever order they
+   * arrive in, holding only those that arrive ahead of their turn, so that the sum is the same from
+   * run to run; and sums their bound estimates.
    */
   private static final class RoundSum {
+    private final ModelParameters global;
     private final RoundResult[] waiting;
     private final boolean[] arrived;
     private int next;
-    RoundResult total;
+    double bound;
 
-    RoundSum(int partitions) {
+    RoundSum(ModelParameters global, int partitions) {
+      this.global = global;
       waiting = new RoundResult[partitions];
       arrived = new boolean[partitions];
     }
@@ -198,7 +205,8 @@ public final class DistributedTrainer implements Trainer {
         RoundResult r = waiting[next];
         waiting[next] = null;
         if (r != null) {
-          total = total == null ? r : total.plus(r);
+          r.change().addTo(global);
+          bound += r.bound();
         }
       }
     }

@@ -1,19 +1,18 @@
 package org.largecat.spark.train;
 
-import java.io.Serializable;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 
 /**
  * The trainable numbers of a {@link ScoreModel} as float tables and double biases — W for a linear
- * model, V and U for a factorized one — so that one code path copies, differences and combines
- * either kind. A view: the arrays are the model's own.
+ * model, V and U for a factorized one — so that one code path copies and differences either kind. A
+ * view: the arrays are the model's own.
  *
  * @param tables the weight tables
  * @param biases the K biases
  */
-record ModelParameters(float[][] tables, double[] biases) implements Serializable {
+record ModelParameters(float[][] tables, double[] biases) {
 
   /** The arrays of {@code model}. */
   static ModelParameters of(ScoreModel model) {
@@ -44,21 +43,6 @@ record ModelParameters(float[][] tables, double[] biases) implements Serializabl
     }
     for (int k = 0; k < biases.length; k++) {
       biases[k] -= origin.biases[k];
-    }
-  }
-
-  /** Adds {@code factor} times {@code change} to these numbers. */
-  void add(double factor, ModelParameters change) {
-    float f = (float) factor;
-    for (int t = 0; t < tables.length; t++) {
-      float[] to = tables[t];
-      float[] from = change.tables[t];
-      for (int i = 0; i < to.length; i++) {
-        to[i] += f * from[i];
-      }
-    }
-    for (int k = 0; k < biases.length; k++) {
-      biases[k] += factor * change.biases[k];
     }
   }
 }

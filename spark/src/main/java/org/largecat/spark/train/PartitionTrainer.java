@@ -29,15 +29,16 @@ final class PartitionTrainer {
   private double bound;
 
   /**
-   * For partition {@code partition}'s rows and its own copy of a model shaped as {@code shape} (its
-   * numbers come with the first round); its trainer draws from its own seed, derived from {@code
-   * options.seed()} and the partition index, on one thread (Spark runs the partitions in parallel).
+   * For partition {@code partition}'s rows and {@code copy}, its own model of the driver's shape
+   * (its numbers come with each round); its trainer draws from its own seed, derived from {@code
+   * options.seed()} and the partition index, on one thread (Spark runs the partitions in parallel),
+   * so it holds no threads to release.
    *
    * @throws IllegalArgumentException when the partition has rows but fewer mini-batches an epoch
    *     than {@code roundsPerEpoch}
    */
   PartitionTrainer(
-      int partition, Dataset data, ScoreModel shape, TrainingOptions options, int roundsPerEpoch) {
+      int partition, Dataset data, ScoreModel copy, TrainingOptions options, int roundsPerEpoch) {
     this.partition = partition;
     this.data = data;
     if (data.rows() == 0) {
@@ -48,7 +49,7 @@ final class PartitionTrainer {
             .withSeed(
                 new SplittableRandom(options.seed() ^ (0x9E3779B97F4A7C15L * partition)).nextLong())
             .withThreads(1);
-    local = shape;
+    local = copy;
     trainer =
         switch (local) {
           case LinearModel linear -> new SampledTrainer(data, linear, own, ExecutorKernels.get());
@@ -100,7 +101,7 @@ final class PartitionTrainer {
       return this;
     }
     ModelParameters mine = ModelParameters.of(local);
-    ModelParameters origin = ModelParameters.of(global.model());
+    ModelParameters origin = new ModelParameters(global.tables(), global.biases());
     mine.assign(origin);
     if (stepScale != this.stepScale) {
       trainer.scaleStepSize(stepScale / this.stepScale);
@@ -119,13 +120,6 @@ final class PartitionTrainer {
 
   /** The last round's change to the model and its bound estimate. */
   RoundResult result() {
-    return new RoundResult(ModelParameters.of(local), bound);
-  }
-
-  /** Releases the trainer's threads. */
-  void close() {
-    if (trainer != null) {
-      trainer.close();
-    }
+    return new RoundResult(ModelChange.of(ModelParameters.of(local)), bound);
   }
 }

@@ -1,0 +1,422 @@
+package org.largecat.spark.train;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.max;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.logging.Logger;
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
+import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
+import org.largecat.spark.eval.Columns;
+import org.largecat.train.Method;
+import org.largecat.train.Sampling;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.StoppingRule;
+import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.FactorizedTrainer;
+import org.largecat.train.sampled.SampledTrainer;
+
+/**
+ * A Spark ML estimator that fits a largecat classifier — linear, or factorized with {@code rank} —
+ * by a sampled-bound method on a DataFrame's partitions ({@link DistributedTrainer}), and gives a
+ * {@link LargecatClassificationModel}. Usable in a {@code Pipeline}; saved and loaded as Spark ML
+ * stages are.
+ *
+ * <p>Parameters: {@code labelCol}, {@code featuresCol}, {@code predictionCol}, {@code
+ * probabilityCol}, {@code topKCol}, {@code topK} (passed to the model); {@code method} (ar-softmax,
+ * ove, ar-probit, ar-logistic, exact-softmax-sgd, nce, is), {@code epochs}, {@code stopping} (stop
+ * early by the single-machine stopping rule, at most {@code epochs}), {@code batchSize} |B|, {@code
+ * sampledClasses} |S|, {@code stepSize} (ρ₀ of A&R's adaptive schedule), {@code sharedSampling},
+ * {@code seed}, {@code numClasses} (0: the largest label + 1), {@code rank} (0: linear), {@code
+ * roundsPerEpoch}.
+ */
+public final class LargecatClassifier extends Estimator<LargecatClassificationModel>
+    implements DefaultParamsWritable {
+  private static final Logger LOG = Logger.getLogger(LargecatClassifier.class.getName());
+  private static final String[] METHODS =
+      Arrays.stream(Method.values())
+          .filter(m -> !m.isDoubleSum() && !m.isFullBatch())
+          .map(Method::label)
+          .toArray(String[]::new);
+
+  private final String uid;
+  private final Param<String> labelCol;
+  private final Param<String> featuresCol;
+  private final Param<String> predictionCol;
+  private final Param<String> probabilityCol;
+  private final Param<String> topKCol;
+  private final IntParam topK;
+  private final Param<String> method;
+  private final IntParam epochs;
+  private final BooleanParam stopping;
+  private final IntParam batchSize;
+  private final IntParam sampledClasses;
+  private final DoubleParam stepSize;
+  private final BooleanParam sharedSampling;
+  private final LongParam seed;
+  private final IntParam numClasses;
+  private final IntParam rank;
+  private final IntParam roundsPerEpoch;
+
+  public LargecatClassifier() {
+    this(Identifiable$.MODULE$.randomUID("largecat"));
+  }
+
+  public LargecatClassifier(String uid) {
+    this.uid = uid;
+    labelCol = StageParams.labelCol(this);
+    featuresCol = StageParams.featuresCol(this);
+    predictionCol = StageParams.predictionCol(this);
+    probabilityCol = StageParams.probabilityCol(this);
+    topKCol = StageParams.topKCol(this);
+    topK = StageParams.topK(this);
+    method =
+        new Param<>(
+            this,
+            "method",
+            "the bound maximised: " + String.join(", ", METHODS),
+            ParamValidators.inArray(METHODS));
+    epochs =
+        new IntParam(
+            this,
+            "epochs",
+            "epochs run, or at most run with stopping (>= 1)",
+            ParamValidators.gtEq(1));
+    stopping =
+        new BooleanParam(
+            this, "stopping", "stop when the epoch's mean bound stops improving (StoppingRule)");
+    batchSize =
+        new IntParam(
+            this, "batchSize", "examples per mini-batch |B| (>= 1)", ParamValidators.gtEq(1));
+    sampledClasses =
+        new IntParam(
+            this,
+            "sampledClasses",
+            "classes sampled per example |S| (>= 1)",
+            ParamValidators.gtEq(1));
+    stepSize =
+        new DoubleParam(
+            this,
+            "stepSize",
+            "rho0 of the adaptive step size schedule (> 0)",
+            ParamValidators.gt(0));
+    sharedSampling =
+        new BooleanParam(this, "sharedSampling", "one sampled class set per mini-batch");
+    seed = new LongParam(this, "seed", "the seed; a run is reproducible for a fixed partitioning");
+    numClasses =
+        new IntParam(
+            this,
+            "numClasses",
+            "K, or 0 for the largest label + 1 (>= 0)",
+            ParamValidators.gtEq(0));
+    rank =
+        new IntParam(
+            this,
+            "rank",
+            "r of a factorized model, or 0 for a linear one (>= 0)",
+            ParamValidators.gtEq(0));
+    roundsPerEpoch =
+        new IntParam(
+            this,
+            "roundsPerEpoch",
+            "rounds (model broadcast, partition steps, sum of their changes) an epoch (>= 1)",
+            ParamValidators.gtEq(1));
+    StageParams.setDefaults(
+        this, labelCol, featuresCol, predictionCol, probabilityCol, topKCol, topK);
+    TrainingOptions paper = TrainingOptions.defaults(Method.AR_SOFTMAX);
+    setDefault(method, Method.AR_SOFTMAX.label());
+    setDefault(epochs, 10);
+    setDefault(stopping, false);
+    setDefault(batchSize, paper.batch());
+    setDefault(sampledClasses, paper.sampled());
+    setDefault(stepSize, StepSizeSchedule.PAPER.rho0());
+    setDefault(sharedSampling, false);
+    setDefault(seed, paper.seed());
+    setDefault(numClasses, 0);
+    setDefault(rank, 0);
+    setDefault(roundsPerEpoch, 10);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  public Param<String> labelCol() {
+    return labelCol;
+  }
+
+  public Param<String> featuresCol() {
+    return featuresCol;
+  }
+
+  public Param<String> predictionCol() {
+    return predictionCol;
+  }
+
+  public Param<String> probabilityCol() {
+    return probabilityCol;
+  }
+
+  public Param<String> topKCol() {
+    return topKCol;
+  }
+
+  public IntParam topK() {
+    return topK;
+  }
+
+  public Param<String> method() {
+    return method;
+  }
+
+  public IntParam epochs() {
+    return epochs;
+  }
+
+  public BooleanParam stopping() {
+    return stopping;
+  }
+
+  public IntParam batchSize() {
+    return batchSize;
+  }
+
+  public IntParam sampledClasses() {
+    return sampledClasses;
+  }
+
+  public DoubleParam stepSize() {
+    return stepSize;
+  }
+
+  public BooleanParam sharedSampling() {
+    return sharedSampling;
+  }
+
+  public LongParam seed() {
+    return seed;
+  }
+
+  public IntParam numClasses() {
+    return numClasses;
+  }
+
+  public IntParam rank() {
+    return rank;
+  }
+
+  public IntParam roundsPerEpoch() {
+    return roundsPerEpoch;
+  }
+
+  public LargecatClassifier setLabelCol(String value) {
+    return (LargecatClassifier) set(labelCol, value);
+  }
+
+  public LargecatClassifier setFeaturesCol(String value) {
+    return (LargecatClassifier) set(featuresCol, value);
+  }
+
+  public LargecatClassifier setPredictionCol(String value) {
+    return (LargecatClassifier) set(predictionCol, value);
+  }
+
+  public LargecatClassifier setProbabilityCol(String value) {
+    return (LargecatClassifier) set(probabilityCol, value);
+  }
+
+  public LargecatClassifier setTopKCol(String value) {
+    return (LargecatClassifier) set(topKCol, value);
+  }
+
+  public LargecatClassifier setTopK(int value) {
+    return (LargecatClassifier) set(topK, value);
+  }
+
+  public LargecatClassifier setMethod(String value) {
+    return (LargecatClassifier) set(method, value);
+  }
+
+  public LargecatClassifier setEpochs(int value) {
+    return (LargecatClassifier) set(epochs, value);
+  }
+
+  public LargecatClassifier setStopping(boolean value) {
+    return (LargecatClassifier) set(stopping, value);
+  }
+
+  public LargecatClassifier setBatchSize(int value) {
+    return (LargecatClassifier) set(batchSize, value);
+  }
+
+  public LargecatClassifier setSampledClasses(int value) {
+    return (LargecatClassifier) set(sampledClasses, value);
+  }
+
+  public LargecatClassifier setStepSize(double value) {
+    return (LargecatClassifier) set(stepSize, value);
+  }
+
+  public LargecatClassifier setSharedSampling(boolean value) {
+    return (LargecatClassifier) set(sharedSampling, value);
+  }
+
+  public LargecatClassifier setSeed(long value) {
+    return (LargecatClassifier) set(seed, value);
+  }
+
+  public LargecatClassifier setNumClasses(int value) {
+    return (LargecatClassifier) set(numClasses, value);
+  }
+
+  public LargecatClassifier setRank(int value) {
+    return (LargecatClassifier) set(rank, value);
+  }
+
+  public LargecatClassifier setRoundsPerEpoch(int value) {
+    return (LargecatClassifier) set(roundsPerEpoch, value);
+  }
+
+  /** The training options these parameters give (one thread: Spark runs the partitions). */
+  public TrainingOptions trainingOptions() {
+    return TrainingOptions.defaults(Method.byLabel(getOrDefault(method)))
+        .withBatch((Integer) getOrDefault(batchSize), (Integer) getOrDefault(sampledClasses))
+        .withSeed((Long) getOrDefault(seed))
+        .withThreads(1)
+        .withSampling(
+            (Boolean) getOrDefault(sharedSampling) ? Sampling.SHARED : Sampling.PER_EXAMPLE)
+        .withStepSize(
+            new StepSizeSchedule.Adaptive(
+                (Double) getOrDefault(stepSize),
+                StepSizeSchedule.PAPER.decay(),
+                StepSizeSchedule.PAPER.every(),
+                StepSizeSchedule.PAPER.smoothing()));
+  }
+
+  @Override
+  public LargecatClassificationModel fit(Dataset<?> dataset) {
+    transformSchema(dataset.schema(), true);
+    Dataset<Row> data = dataset.toDF();
+    String label = getOrDefault(labelCol);
+    String features = getOrDefault(featuresCol);
+    Row summary = data.agg(max(col(label)), count(col(label))).head();
+    if (summary.getLong(1) == 0) {
+      throw new IllegalArgumentException("the training DataFrame has no rows");
+    }
+    int classes = (Integer) getOrDefault(numClasses);
+    if (classes == 0) {
+      classes = (int) Math.floor(((Number) summary.get(0)).doubleValue()) + 1;
+    }
+    int columns = ((Vector) data.select(features).head().get(0)).size();
+    TrainingOptions options = trainingOptions();
+    int r = (Integer) getOrDefault(rank);
+    ScoreModel model;
+    if (r == 0) {
+      LinearModel linear = LinearModel.zeros(options.method().link(), classes, columns);
+      SampledTrainer.initialise(linear, options);
+      model = linear;
+    } else {
+      model = FactorizedTrainer.initialModel(classes, columns, options, r);
+    }
+    int rounds = (Integer) getOrDefault(roundsPerEpoch);
+    int maxEpochs = (Integer) getOrDefault(epochs);
+    try (DistributedTrainer trainer =
+        new DistributedTrainer(data, label, features, model, options, rounds)) {
+      LOG.info(
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "largecat: %s on %d rows in %d partitions, K = %d, D = %d%s, %d rounds an epoch",
+                  options.method().label(),
+                  trainer.rows(),
+                  trainer.trainingPartitions(),
+                  model.classes(),
+                  model.columns(),
+                  r == 0 ? "" : ", rank " + r,
+                  rounds));
+      TrainingRun run =
+          (Boolean) getOrDefault(stopping)
+              ? TrainingRun.until(
+                  trainer,
+                  StoppingRule.DEFAULT.withMaxEpochs(maxEpochs),
+                  (epoch, watched, improvement, seconds) ->
+                      LOG.info(
+                          () ->
+                              String.format(
+                                  Locale.ROOT,
+                                  "largecat: epoch %d, bound %.6g, %.1f s",
+                                  epoch,
+                                  watched,
+                                  seconds)))
+              : TrainingRun.run(
+                  trainer,
+                  maxEpochs * rounds,
+                  10,
+                  (t, total, bound, seconds) ->
+                      LOG.info(
+                          () ->
+                              String.format(
+                                  Locale.ROOT,
+                                  "largecat: round %d/%d, bound %.6g, %.1f s",
+                                  t,
+                                  total,
+                                  bound,
+                                  seconds)));
+      LOG.info(
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "largecat: %d rounds, %.1f s, stopped: %s",
+                  run.iterations(),
+                  run.seconds(),
+                  run.stoppedBecause()));
+    }
+    LargecatClassificationModel fitted = new LargecatClassificationModel(uid, model);
+    fitted.setParent(this);
+    return copyValues(fitted, ParamMap.empty());
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    Columns.requireLabel(schema, getOrDefault(labelCol));
+    return LargecatClassificationModel.outputSchema(
+        schema,
+        getOrDefault(featuresCol),
+        getOrDefault(predictionCol),
+        getOrDefault(probabilityCol),
+        getOrDefault(topKCol));
+  }
+
+  @Override
+  public LargecatClassifier copy(ParamMap extra) {
+    return (LargecatClassifier) defaultCopy(extra);
+  }
+
+  public static MLReader<LargecatClassifier> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static LargecatClassifier load(String path) {
+    return read().load(path);
+  }
+}
