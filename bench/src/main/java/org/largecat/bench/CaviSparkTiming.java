@@ -32,7 +32,10 @@ import org.largecat.spark.cb.DistributedCavi;
 public final class CaviSparkTiming {
   private CaviSparkTiming() {}
 
-  /** usage: CaviSparkTiming [rounds (3)] [iterations per run (8)] [partitions, e.g. 2,4 (2)] */
+  /**
+   * usage: CaviSparkTiming [rounds (3)] [iterations per run (8)] [partitions, e.g. 2,4 (2)] [N
+   * (16000)]
+   */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 8;
@@ -40,7 +43,7 @@ public final class CaviSparkTiming {
         Arrays.stream((args.length > 2 ? args[2] : "2").split(","))
             .mapToInt(Integer::parseInt)
             .toArray();
-    int n = 16_000;
+    int n = args.length > 3 ? Integer.parseInt(args[3]) : 16_000;
     int k = 1_000;
     int d = 20;
     Dataset data = CbSimulation.generate(n, k, d, 2.0, Math.sqrt(0.001), 0.5, 1).data();
