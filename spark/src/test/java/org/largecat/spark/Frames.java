@@ -25,6 +25,15 @@ public final class Frames {
   private Frames() {}
 
   /** The rows of {@code data}, cut in order into {@code partitions} partitions. */
+  /** The tests' Spark: local mode on two cores, no UI (each test class stops it when done). */
+  public static SparkSession localSession() {
+    return SparkSession.builder()
+        .master("local[2]")
+        .appName("largecat-test")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate();
+  }
+
   public static org.apache.spark.sql.Dataset<Row> of(
       SparkSession spark, Dataset data, int partitions) {
     List<Row> rows = new ArrayList<>();

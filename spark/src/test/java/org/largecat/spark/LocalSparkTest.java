@@ -16,12 +16,7 @@ class LocalSparkTest {
 
   @BeforeAll
   static void start() {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("largecat-test")
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    spark = Frames.localSession();
   }
 
   @AfterAll

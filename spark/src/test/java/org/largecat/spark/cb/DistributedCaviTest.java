@@ -22,18 +22,14 @@ import org.largecat.cb.GaussianPrior;
 import org.largecat.cb.IbCavi;
 import org.largecat.cb.Link;
 import org.largecat.kernel.Kernels;
+import org.largecat.spark.Frames;
 
 class DistributedCaviTest {
   private static SparkSession spark;
 
   @BeforeAll
   static void start() {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("largecat-cavi-test")
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    spark = Frames.localSession();
   }
 
   @AfterAll

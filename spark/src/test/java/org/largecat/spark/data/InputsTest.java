@@ -28,6 +28,7 @@ import org.largecat.data.DatasetReader;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
+import org.largecat.spark.Frames;
 
 class InputsTest {
   private static final ReadOptions XC = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
@@ -37,12 +38,7 @@ class InputsTest {
 
   @BeforeAll
   static void start() throws IOException {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("largecat-test")
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    spark = Frames.localSession();
     // Multi-label rows, unsorted features, empty rows and blank lines after the last row.
     Random random = new Random(7);
     int rows = 300;

@@ -26,12 +26,7 @@ class DistributedEvaluationTest {
 
   @BeforeAll
   static void start() {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("largecat-test")
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    spark = Frames.localSession();
   }
 
   @AfterAll

@@ -37,12 +37,7 @@ class DistributedTrainerTest {
 
   @BeforeAll
   static void start() {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("largecat-test")
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    spark = Frames.localSession();
   }
 
   @AfterAll
