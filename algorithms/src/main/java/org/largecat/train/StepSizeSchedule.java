@@ -36,6 +36,18 @@ public sealed interface StepSizeSchedule extends Serializable {
   Adaptive FACTORIZED_UNDER_RULE = new Adaptive(0.02, 1, 2000, FACTORIZED_SMOOTHING, 0);
 
   /**
+   * The adaptive schedule a run takes by default: the paper's when its length is fixed, else
+   * constant under the stopping rule ({@link #UNDER_RULE}); the factorized model's keeps s for
+   * longer ({@link #FACTORIZED_SMOOTHING}) and under the rule starts from ρ₀ = 0.02.
+   */
+  static Adaptive adaptive(boolean factorized, boolean fixedLength) {
+    if (!factorized) {
+      return fixedLength ? PAPER : UNDER_RULE;
+    }
+    return fixedLength ? PAPER.withSmoothing(FACTORIZED_SMOOTHING) : FACTORIZED_UNDER_RULE;
+  }
+
+  /**
    * The adaptive step size of A&R §4 (Kucukelbir et al. 2017) on the gradient of the whole-data
    * bound (the mini-batch sum scaled by N/|B|): per coordinate, ρ(t) = ρ₀·decay^⌊t/every⌋ ·
    * t^(−power+1e−16) / (1 + √s(t)), s(t) = smoothing·g² + (1 − smoothing)·s(t−1), with s(1) = g² at

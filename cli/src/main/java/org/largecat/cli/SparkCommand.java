@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.largecat.cb.CaviOptions;
 import org.largecat.cli.spark.ExecutorSurvey;
 import org.largecat.cli.spark.SparkJobs;
@@ -18,6 +19,7 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.ModelFile;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
+import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
@@ -209,15 +211,15 @@ final class SparkCommand {
   }
 
   /**
-   * {@code largecat spark train}: a sampled trainer data-parallel for a number of epochs, each cut
-   * into rounds of one broadcast and one sum of the partitions' changes.
+   * {@code largecat spark train}: a sampled trainer data-parallel under the stopping rule or for a
+   * number of epochs, each cut into rounds of one broadcast and one sum of the partitions' changes.
    */
   @Command(
       name = "train",
       description =
           "Trains the linear model with a sampled-bound method (ar-softmax, ove, ar-probit,"
-              + " ar-logistic, exact-softmax-sgd, nce, is) data-parallel, from the paper's random"
-              + " start and with its step sizes, for --epochs epochs.")
+              + " ar-logistic, exact-softmax-sgd, nce, is) data-parallel, linear or factorized"
+              + " (--rank), until it converges and says so, or for --epochs epochs.")
   static final class Train implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
@@ -246,9 +248,18 @@ final class SparkCommand {
         names = "--epochs",
         paramLabel = "E",
         converter = OptionTypes.Count.class,
-        required = true,
-        description = "Passes over the training set.")
-    int epochs;
+        description = "Exactly E passes over the training set, instead of the stopping rule.")
+    Integer epochs;
+
+    @Mixin StoppingOptions stopping;
+
+    @Option(
+        names = "--rank",
+        paramLabel = "R",
+        converter = OptionTypes.Count.class,
+        description =
+            "Fit the factorized model with embeddings of width R instead of the linear one.")
+    Integer rank;
 
     @Option(
         names = "--rounds",
@@ -304,26 +315,51 @@ final class SparkCommand {
             spec.commandLine(),
             "--method auto is train's; spark train takes a sampled-bound method");
       }
+      boolean fixed = epochs != null;
+      if (fixed
+          && Stream.of("--tol", "--patience", "--max-epochs", "--max-seconds", "--step-reductions")
+              .anyMatch(o -> spec.commandLine().getParseResult().hasMatchedOption(o))) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--tol, --patience, --max-epochs, --max-seconds and --step-reductions set the stopping"
+                + " rule, which runs only without --epochs");
+      }
       OutputFiles.check(modelFile);
       TrainingOptions defaults = TrainingOptions.defaults(method);
+      StepSizeSchedule step =
+          defaults.stepSize() instanceof StepSizeSchedule.Sgd sgd
+              ? new StepSizeSchedule.Sgd(sgd.learningRate(), fixed ? sgd.epochDecay() : 1)
+              : StepSizeSchedule.adaptive(rank != null, fixed);
       TrainingOptions options =
           defaults
               .withBatch(
                   Objects.requireNonNullElse(batch, defaults.batch()),
                   Objects.requireNonNullElse(sampled, defaults.sampled()))
-              .withSeed(Objects.requireNonNullElse(seed, defaults.seed()));
+              .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
+              .withStepSize(step);
       SparkJobs.Train done =
           SparkJobs.train(
               spark.run("largecat spark train"),
               input.of(trainPath, -1, -1),
               testPath == null ? null : input.of(testPath, -1, -1),
               options,
-              epochs,
+              rank,
               rounds,
-              (t, total, bound, seconds) ->
-                  err.printf(
-                      "spark train: round %d/%d (epoch %.2f), bound %.6g, %.1f s%n",
-                      t, total, t / (double) rounds, bound, seconds));
+              trainer ->
+                  fixed
+                      ? TrainingRun.run(
+                          trainer,
+                          epochs * trainer.iterationsPerEpoch(),
+                          2,
+                          (t, total, bound, seconds) ->
+                              err.printf(
+                                  "spark train: round %d/%d (epoch %.2f), bound %.6g, %.1f s%n",
+                                  t, total, t / (double) rounds, bound, seconds))
+                      : TrainingRun.until(
+                          trainer,
+                          stopping.rule(),
+                          stopping.progress("spark train", "bound", err)));
+      stopping.reportUnconverged("spark train", done.run(), err);
       if (modelFile != null) {
         ModelFile.write(done.model(), modelFile);
         err.println("spark train: model written to " + modelFile);
@@ -352,10 +388,10 @@ final class SparkCommand {
       }
       out.printf(
           Locale.ROOT,
-          "%s: %d rounds (%d epochs) in %.2f s (%.3g s per epoch); bound over the last epoch %.6g%n",
+          "%s: %d rounds (%.3g epochs) in %.2f s (%.3g s per epoch); bound over the last epoch %.6g%n",
           method.label(),
           run.iterations(),
-          epochs,
+          run.epochs(done.iterationsPerEpoch()),
           run.seconds(),
           run.secondsPerEpoch(),
           run.lastEpochBound());

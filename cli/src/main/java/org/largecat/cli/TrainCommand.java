@@ -65,6 +65,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin DataFiles data;
 
+  @Mixin StoppingOptions stopping;
+
   @Option(names = "--test", paramLabel = "FILE", description = "A test set to score the model on.")
   Path testFile;
 
@@ -83,46 +85,6 @@ final class TrainCommand implements Callable<Integer> {
   Integer epochs;
 
   @Option(
-      names = "--tol",
-      paramLabel = "X",
-      converter = OptionTypes.NonNegativeNumber.class,
-      defaultValue = "1e-4",
-      description =
-          "Without --epochs or --iterations: an epoch whose mean bound improves by less than X"
-              + " relative counts as no progress (default: ${DEFAULT-VALUE}); exact-softmax stops once"
-              + " an iteration changes the objective by at most X relative (default: 1e-10).")
-  double tolerance;
-
-  @Option(
-      names = "--patience",
-      paramLabel = "N",
-      converter = OptionTypes.Count.class,
-      defaultValue = "3",
-      description =
-          "Epochs without progress in a row that end training (default: ${DEFAULT-VALUE}).")
-  int patience;
-
-  @Option(
-      names = "--max-epochs",
-      paramLabel = "N",
-      converter = OptionTypes.Count.class,
-      defaultValue = "100",
-      description =
-          "The most epochs the stopping rule runs (default: ${DEFAULT-VALUE}); exact-softmax: the"
-              + " most passes over the data, line-search trials included (default: 20000).")
-  int maxEpochs;
-
-  @Option(
-      names = "--step-reductions",
-      paramLabel = "N",
-      converter = OptionTypes.NonNegativeInteger.class,
-      defaultValue = "4",
-      description =
-          "On a plateau the stopping rule divides the step size by 5, at most N times, before it"
-              + " calls the run converged (default: ${DEFAULT-VALUE}).")
-  int stepReductions;
-
-  @Option(
       names = "--validation-fraction",
       paramLabel = "F",
       converter = OptionTypes.PositiveNumber.class,
@@ -130,15 +92,6 @@ final class TrainCommand implements Callable<Integer> {
           "Hold out this fraction of the training set, drawn with --seed, and let the stopping rule"
               + " watch its mean log-likelihood instead of the bound (default: none).")
   Double validationFraction;
-
-  @Option(
-      names = "--max-seconds",
-      paramLabel = "S",
-      converter = OptionTypes.PositiveNumber.class,
-      description =
-          "The most seconds the stopping rule runs, checked after each epoch (exact-softmax: each"
-              + " iteration) (default: none).")
-  Double maxSeconds;
 
   @Option(
       names = "--step",
@@ -374,12 +327,7 @@ final class TrainCommand implements Callable<Integer> {
         if (sgdOnly) {
           throw usage(method.label() + " runs plain SGD (--step sgd)");
         }
-        StepSizeSchedule.Adaptive schedule =
-            rank == null
-                ? fixedLength() ? StepSizeSchedule.PAPER : StepSizeSchedule.UNDER_RULE
-                : fixedLength()
-                    ? StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING)
-                    : StepSizeSchedule.FACTORIZED_UNDER_RULE;
+        StepSizeSchedule.Adaptive schedule = StepSizeSchedule.adaptive(rank != null, fixedLength());
         yield schedule.withRho0(Objects.requireNonNullElse(learningRate, schedule.rho0()));
       }
       case SGD ->
@@ -610,13 +558,7 @@ final class TrainCommand implements Callable<Integer> {
   private Fit stochastic(
       Method method, Dataset train, boolean fixed, Kernels kernels, PrintStream err)
       throws IOException {
-    StoppingRule rule =
-        new StoppingRule(
-            tolerance,
-            patience,
-            maxEpochs,
-            maxSeconds == null ? Double.POSITIVE_INFINITY : maxSeconds,
-            stepReductions);
+    StoppingRule rule = stopping.rule();
     Dataset validation = null;
     if (validationFraction != null) {
       long seed = shared.seed != null ? shared.seed : TrainingOptions.defaults(method).seed();
@@ -676,46 +618,12 @@ final class TrainCommand implements Callable<Integer> {
                       : () ->
                           Evaluation.evaluate(model, heldOut, kernels, 1, options.threads())
                               .meanLogLikelihood(),
-                  new TrainingRun.EpochProgress() {
-                    @Override
-                    public void epoch(
-                        int epoch, double watched, double improvement, double seconds) {
-                      err.printf(
-                          Locale.ROOT,
-                          "train: epoch %d, %s %.6g (%s), %.1f s%n",
-                          epoch,
-                          heldOut == null ? "bound" : "held-out log-likelihood",
-                          watched,
-                          Double.isNaN(improvement)
-                              ? "first epoch"
-                              : String.format(Locale.ROOT, "%+.2e on the best", improvement),
-                          seconds);
-                    }
-
-                    @Override
-                    public void stepReduced(int epoch, int reductions) {
-                      err.printf(
-                          "train: a plateau after epoch %d: step size divided by %.0f (%d of %d)%n",
-                          epoch, StoppingRule.STEP_DIVISOR, reductions, stepReductions);
-                    }
-                  });
+                  stopping.progress(
+                      "train", heldOut == null ? "bound" : "held-out log-likelihood", err));
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
     }
-    if (run.converged() == Boolean.FALSE) {
-      err.printf(
-          Locale.ROOT,
-          "train: stopped at %s before converging: the last epoch changed the objective by %.2e"
-              + " relative, and the rule wants %d epochs in a row below --tol %.3g; give a larger"
-              + " %s or --tol%n",
-          run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS
-              ? "--max-epochs " + maxEpochs
-              : "--max-seconds " + maxSeconds,
-          run.lastImprovement(),
-          patience,
-          tolerance,
-          run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS ? "--max-epochs" : "--max-seconds");
-    }
+    stopping.reportUnconverged("train", run, err);
     return new Fit(
         model,
         options.batch(),
@@ -779,7 +687,7 @@ final class TrainCommand implements Callable<Integer> {
                 train,
                 Objects.requireNonNullElse(
                     shared.threads, Runtime.getRuntime().availableProcessors()),
-                Objects.requireNonNullElse(maxSeconds, AutomaticMethod.DEFAULT_SECONDS))
+                Objects.requireNonNullElse(stopping.maxSeconds, AutomaticMethod.DEFAULT_SECONDS))
             : new AutomaticMethod(
                 Method.AR_SOFTMAX, stochasticOnly + " given, which exact-softmax does not take");
     err.printf("train: --method auto chose %s: %s%n", choice.method().label(), choice.reason());
@@ -796,13 +704,13 @@ final class TrainCommand implements Callable<Integer> {
     FullBatchOptions defaults = FullBatchOptions.defaults(train.columns(), train.classes());
     LbfgsSettings settings = defaults.lbfgs();
     if (given("--tol")) {
-      settings = settings.withRelativeTolerance(tolerance);
+      settings = settings.withRelativeTolerance(stopping.tolerance);
     }
     if (given("--max-epochs")) {
-      settings = settings.withMaxEvaluations(maxEpochs);
+      settings = settings.withMaxEvaluations(stopping.maxEpochs);
     }
-    if (maxSeconds != null) {
-      settings = settings.withMaxSeconds(maxSeconds);
+    if (stopping.maxSeconds != null) {
+      settings = settings.withMaxSeconds(stopping.maxSeconds);
     }
     int threads = Objects.requireNonNullElse(shared.threads, defaults.threads());
     FullBatchOptions options =

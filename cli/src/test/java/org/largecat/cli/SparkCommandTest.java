@@ -95,6 +95,56 @@ class SparkCommandTest {
   }
 
   @Test
+  void sparkTrainRunsUnderTheStoppingRuleAndSaysWhyItStopped() throws Exception {
+    synthCb();
+    String train = dir.resolve("train.txt").toString();
+    CommandRun ruled =
+        CommandRun.of(
+            "spark",
+            "train",
+            "--train",
+            train,
+            "--method",
+            "ar-softmax",
+            "--rank",
+            "4",
+            "--rounds",
+            "2",
+            "--batch",
+            "20",
+            "--max-epochs",
+            "2",
+            "--tol",
+            "1e-12",
+            "--master",
+            "local[2]",
+            "--partitions",
+            "2");
+    assertEquals(0, ruled.status(), ruled.err());
+    assertTrue(ruled.err().contains("spark train: epoch 2, bound "), ruled.err());
+    assertTrue(
+        ruled.err().contains("spark train: stopped at --max-epochs 2 before converging"),
+        ruled.err());
+    assertTrue(ruled.out().contains("(2.00 epochs)"), ruled.out());
+    CommandRun both =
+        CommandRun.of(
+            "spark",
+            "train",
+            "--train",
+            train,
+            "--method",
+            "ar-softmax",
+            "--epochs",
+            "2",
+            "--tol",
+            "0.1",
+            "--master",
+            "local[2]");
+    assertEquals(Failures.BAD_INPUT, both.status(), both.err());
+    assertTrue(both.err().contains("runs only without --epochs"), both.err());
+  }
+
+  @Test
   void aBadLineIsOneLineNamingFileAndLine() throws Exception {
     Path bad = Files.writeString(dir.resolve("bad.txt"), "2 3 2\n0 1:1\n1 2:x\n");
     CommandRun run =

@@ -16,8 +16,10 @@ import org.largecat.spark.data.Inputs;
 import org.largecat.spark.data.LabeledFrame;
 import org.largecat.spark.eval.DistributedEvaluation;
 import org.largecat.spark.train.DistributedTrainer;
+import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.FactorizedTrainer;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**
@@ -90,26 +92,38 @@ public final class SparkJobs {
         });
   }
 
+  /** How a run is driven: for a fixed length or under the stopping rule. */
+  public interface Drive {
+    TrainingRun run(Trainer trainer);
+  }
+
   /**
-   * Trains the linear model of {@code options}' method from the paper's random start for {@code
-   * epochs} epochs of {@code roundsPerEpoch} rounds, and scores it on {@code test} (null: none).
+   * Trains the model of {@code options}' method (linear, or factorized of width {@code rank} when
+   * it is not null) from its random start, driven by {@code drive} in rounds of {@code
+   * roundsPerEpoch} an epoch, and scores it on {@code test} (null: none).
    */
   public static Train train(
       SparkRun run,
       InputSpec train,
       InputSpec test,
       TrainingOptions options,
-      int epochs,
+      Integer rank,
       int roundsPerEpoch,
-      TrainingRun.Progress progress)
+      Drive drive)
       throws IOException {
     return within(
         run,
         spark -> {
           LabeledFrame data = read(spark, run, train);
-          LinearModel model =
-              LinearModel.zeros(options.method().link(), data.classes(), data.columns());
-          SampledTrainer.initialise(model, options);
+          ScoreModel model;
+          if (rank == null) {
+            LinearModel linear =
+                LinearModel.zeros(options.method().link(), data.classes(), data.columns());
+            SampledTrainer.initialise(linear, options);
+            model = linear;
+          } else {
+            model = FactorizedTrainer.initialModel(data.classes(), data.columns(), options, rank);
+          }
           TrainingRun done;
           int perEpoch;
           try (DistributedTrainer trainer =
@@ -121,7 +135,7 @@ public final class SparkJobs {
                   options,
                   roundsPerEpoch)) {
             perEpoch = trainer.iterationsPerEpoch();
-            done = TrainingRun.run(trainer, epochs * perEpoch, 2, progress);
+            done = drive.run(trainer);
           }
           Evaluation.Result scores =
               test == null
