@@ -1,5 +1,6 @@
 package org.largecat.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,19 +27,23 @@ import org.largecat.spark.cb.DistributedCavi;
  * single-machine {@link IbCavi} on two threads, on the same App. G.1.1 data (CB-probit, full
  * covariance, K = 1,000, M = 21, N = 16,000) in the same JVM, in interleaved rounds: per round and
  * run, the start (design, cache and fixed statistics), the first iteration and the median of the
- * later ones. Not a JMH benchmark: the first iteration is one of the figures asked for, and a Spark
- * session per fork would dominate. Run by bench/cavi-spark-vs-single.sh.
+ * later ones, in wall time and in the process's CPU time (the CPU Spark's scheduling, task
+ * serialization and JIT compilation take besides the partitions' work; the median of the wall times
+ * on a loaded machine). Twenty iterations by default: in a fresh JVM the JIT is still compiling
+ * Spark's job path through the first rounds. Not a JMH benchmark: the first iteration is one of the
+ * figures asked for, and a Spark session per fork would dominate. Run by
+ * bench/cavi-spark-vs-single.sh.
  */
 public final class CaviSparkTiming {
   private CaviSparkTiming() {}
 
   /**
-   * usage: CaviSparkTiming [rounds (3)] [iterations per run (8)] [partitions, e.g. 2,4 (2)] [N
+   * usage: CaviSparkTiming [rounds (3)] [iterations per run (20)] [partitions, e.g. 2,4 (2)] [N
    * (16000)]
    */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-    int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int[] partitions =
         Arrays.stream((args.length > 2 ? args[2] : "2").split(","))
             .mapToInt(Integer::parseInt)
@@ -92,10 +97,14 @@ public final class CaviSparkTiming {
         8L * (d + 1) * k + 8L * (d + 1) * (d + 1),
         8L * (d + 1) * k);
     double[][] steady = new double[1 + partitions.length][rounds];
+    double[][] steadyCpu = new double[1 + partitions.length][rounds];
+    var process =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < rounds; r++) {
       for (int which = 0; which <= partitions.length; which++) {
         long t0 = System.nanoTime();
         double[] seconds = new double[iterations];
+        double[] cpu = new double[iterations];
         try (CaviRun run =
             which == 0
                 ? IbCavi.start(data, prior, options, kernels)
@@ -104,14 +113,17 @@ public final class CaviSparkTiming {
           double start = (System.nanoTime() - t0) * 1e-9;
           for (int t = 0; t < iterations; t++) {
             long s = System.nanoTime();
+            long c = process.getProcessCpuTime();
             run.iterate();
             seconds[t] = (System.nanoTime() - s) * 1e-9;
+            cpu[t] = (process.getProcessCpuTime() - c) * 1e-9;
           }
           steady[which][r] = median(Arrays.copyOfRange(seconds, 1, iterations));
+          steadyCpu[which][r] = median(Arrays.copyOfRange(cpu, 1, iterations));
           System.out.printf(
               Locale.ROOT,
               "round %d %-28s start %.3f s, first iteration %.3f s, median of iterations 2..%d"
-                  + " %.3f s %s%n",
+                  + " %.3f s (process CPU %.3f s) %s%n",
               r + 1,
               which == 0
                   ? "single machine (2 threads)"
@@ -120,6 +132,7 @@ public final class CaviSparkTiming {
               seconds[0],
               iterations,
               steady[which][r],
+              steadyCpu[which][r],
               Arrays.toString(
                   Arrays.stream(seconds).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
         }
@@ -131,11 +144,14 @@ public final class CaviSparkTiming {
       System.out.printf(
           Locale.ROOT,
           "median over rounds of the steady iteration: single %.3f s, Spark with %d partitions"
-              + " %.3f s, ratio %.2f%n",
+              + " %.3f s, ratio %.2f; process CPU single %.3f s, Spark %.3f s, ratio %.2f%n",
           single,
           partitions[which - 1],
           distributed,
-          distributed / single);
+          distributed / single,
+          median(steadyCpu[0]),
+          median(steadyCpu[which]),
+          median(steadyCpu[which]) / median(steadyCpu[0]));
     }
     spark.stop();
   }

@@ -81,8 +81,6 @@ public final class DistributedCavi implements CaviRun {
     }
     CbColumns.requireNumeric(data.schema(), labelColumn, "labelColumn");
     CbColumns.requireVector(data.schema(), featuresColumn, "featuresColumn");
-    CbColumns.requireNumeric(data.schema(), labelColumn, "labelColumn");
-    CbColumns.requireVector(data.schema(), featuresColumn, "featuresColumn");
     var link = options.link();
     boolean diagonal = options.diagonal();
     JavaRDD<CaviRows> partitions =
