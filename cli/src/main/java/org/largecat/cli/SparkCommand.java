@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.largecat.cb.CaviOptions;
@@ -19,7 +18,6 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.ModelFile;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
-import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
@@ -271,22 +269,11 @@ final class SparkCommand {
                 + " changes; more partitions need more rounds (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(
-        names = "--batch",
-        paramLabel = "B",
-        converter = OptionTypes.Count.class,
-        description = "Examples per step, n (default: the method's).")
-    Integer batch;
+    @Mixin BatchOptions sizes;
 
-    @Option(
-        names = "--sampled",
-        paramLabel = "S",
-        converter = OptionTypes.Count.class,
-        description = "Classes sampled per step, m (default: the method's).")
-    Integer sampled;
+    @Mixin StepOptions stepOptions;
 
-    @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
-    Long seed;
+    @Mixin SamplingOptions samplingOptions;
 
     @Option(
         names = "--model",
@@ -325,18 +312,10 @@ final class SparkCommand {
                 + " rule, which runs only without --epochs");
       }
       OutputFiles.check(modelFile);
-      TrainingOptions defaults = TrainingOptions.defaults(method);
-      StepSizeSchedule step =
-          defaults.stepSize() instanceof StepSizeSchedule.Sgd sgd
-              ? new StepSizeSchedule.Sgd(sgd.learningRate(), fixed ? sgd.epochDecay() : 1)
-              : StepSizeSchedule.adaptive(rank != null, fixed);
       TrainingOptions options =
-          defaults
-              .withBatch(
-                  Objects.requireNonNullElse(batch, defaults.batch()),
-                  Objects.requireNonNullElse(sampled, defaults.sampled()))
-              .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
-              .withStepSize(step);
+          samplingOptions
+              .apply(sizes.apply(TrainingOptions.defaults(method)))
+              .withStepSize(stepOptions.schedule(method, rank != null, fixed));
       SparkJobs.Train done =
           SparkJobs.train(
               spark.run("largecat spark train"),

@@ -19,7 +19,6 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.ModelFile;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
-import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
@@ -93,38 +92,9 @@ final class TrainCommand implements Callable<Integer> {
               + " watch its mean log-likelihood instead of the bound (default: none).")
   Double validationFraction;
 
-  @Option(
-      names = "--step",
-      paramLabel = "adaptive|sgd",
-      description =
-          "A&R's adaptive schedule (the A&R methods' default) or plain SGD: x0.9 per epoch with"
-              + " --epochs or --iterations, else constant between the stopping rule's reductions.")
-  Step step;
+  @Mixin StepOptions stepOptions;
 
-  @Option(
-      names = "--learning-rate",
-      paramLabel = "X",
-      converter = OptionTypes.PositiveNumber.class,
-      description =
-          "The initial step size (default: the method's; the adaptive step's rho0 is 0.05 under the"
-              + " stopping rule (0.02 with --rank), the paper's 0.02 with --epochs or"
-              + " --iterations).")
-  Double learningRate;
-
-  @Option(
-      names = "--sampling",
-      paramLabel = "per-example|shared",
-      defaultValue = "per-example",
-      description =
-          "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
-  Sampling sampling;
-
-  @Option(
-      names = "--sampling-power",
-      paramLabel = "P",
-      converter = OptionTypes.PositiveNumber.class,
-      description = "Sample classes by frequency^P (default: uniformly).")
-  double samplingPower;
+  @Mixin SamplingOptions samplingOptions;
 
   @Option(
       names = "--prior-variance",
@@ -167,11 +137,6 @@ final class TrainCommand implements Callable<Integer> {
     this.streams = streams;
   }
 
-  enum Step {
-    ADAPTIVE,
-    SGD
-  }
-
   /**
    * The options train and tune share, and the trainer they make: {@code --ridge} is the double-sum
    * methods' mu, the others take no ridge.
@@ -195,22 +160,7 @@ final class TrainCommand implements Callable<Integer> {
                 + " full-batch solver fits the heap and an estimated time, else ar-softmax.")
     Method method;
 
-    @Option(
-        names = "--batch",
-        paramLabel = "B",
-        converter = OptionTypes.Count.class,
-        description = "Examples per step, n (default: the method's).")
-    Integer batch;
-
-    @Option(
-        names = "--sampled",
-        paramLabel = "S",
-        converter = OptionTypes.Count.class,
-        description = "Classes sampled per step, m (default: the method's).")
-    Integer sampled;
-
-    @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
-    Long seed;
+    @Mixin BatchOptions sizes;
 
     @Option(
         names = "--threads",
@@ -235,13 +185,14 @@ final class TrainCommand implements Callable<Integer> {
     TrainingOptions apply(TrainingOptions defaults, Dataset train, PrintStream err) {
       Method method = defaults.method();
       boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
-      if (onePair && given(batch, sampled)) {
+      if (onePair && given(sizes.batch, sizes.sampled)) {
         throw usage(
             "--batch and --sampled do not apply to "
                 + method.label()
                 + ", which takes one datapoint and one class per iteration");
       }
       int others = train.classes() - 1;
+      Integer sampled = sizes.sampled;
       if (method == Method.EXACT_SOFTMAX_SGD && sampled != null && sampled != others) {
         err.printf(
             "%s: --sampled %d is ignored: exact-softmax-sgd sums over all %d classes besides the"
@@ -253,7 +204,12 @@ final class TrainCommand implements Callable<Integer> {
               onePair
                   ? 1
                   : fitted(
-                      "--batch", batch, defaults.batch(), train.rows(), "training examples", err),
+                      "--batch",
+                      sizes.batch,
+                      defaults.batch(),
+                      train.rows(),
+                      "training examples",
+                      err),
               onePair
                   ? 1
                   : fitted(
@@ -263,7 +219,7 @@ final class TrainCommand implements Callable<Integer> {
                       others,
                       "classes besides the label (K = " + train.classes() + ")",
                       err))
-          .withSeed(Objects.requireNonNullElse(seed, defaults.seed()))
+          .withSeed(Objects.requireNonNullElse(sizes.seed, defaults.seed()))
           .withThreads(Objects.requireNonNullElse(threads, defaults.threads()));
     }
 
@@ -309,35 +265,6 @@ final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  /**
-   * {@code --step adaptive} (the default of the A&R methods): A&R's schedule with ρ₀ = {@code
-   * --learning-rate}; {@code --step sgd} (the default and only choice of nce, is and the double-sum
-   * methods): plain SGD at {@code --learning-rate}, by default {@link
-   * TrainingOptions#defaultSgdLearningRate}. With {@code --epochs} or {@code --iterations} they
-   * decay as the papers have them ({@link StepSizeSchedule#PAPER}, SGD ×0.9 per epoch); under the
-   * stopping rule they are constant ({@link StepSizeSchedule#UNDER_RULE}, SGD ×1) and the rule
-   * divides them on plateaus. The factorized model ({@code --rank}) keeps s for longer ({@link
-   * StepSizeSchedule#FACTORIZED_SMOOTHING}) and under the rule starts from ρ₀ = 0.02.
-   */
-  private StepSizeSchedule stepSize(Method method) {
-    boolean sgdOnly =
-        method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
-    return switch (Objects.requireNonNullElse(step, sgdOnly ? Step.SGD : Step.ADAPTIVE)) {
-      case ADAPTIVE -> {
-        if (sgdOnly) {
-          throw usage(method.label() + " runs plain SGD (--step sgd)");
-        }
-        StepSizeSchedule.Adaptive schedule = StepSizeSchedule.adaptive(rank != null, fixedLength());
-        yield schedule.withRho0(Objects.requireNonNullElse(learningRate, schedule.rho0()));
-      }
-      case SGD ->
-          new StepSizeSchedule.Sgd(
-              Objects.requireNonNullElse(
-                  learningRate, TrainingOptions.defaultSgdLearningRate(method)),
-              fixedLength() ? 0.9 : 1);
-    };
-  }
-
   /** The training options of {@code method} on {@code train} from the command line. */
   private TrainingOptions options(Method method, Dataset train, PrintStream err) {
     if (method.isDoubleSum() && (given("--sampling") || given("--prior-variance"))) {
@@ -345,11 +272,9 @@ final class TrainCommand implements Callable<Integer> {
           "--sampling and --prior-variance apply to the sampled-bound methods, not "
               + method.label());
     }
-    return shared
-        .apply(TrainingOptions.defaults(method), train, err)
-        .withSamplingPower(samplingPower)
-        .withStepSize(stepSize(method))
-        .withSampling(sampling)
+    return samplingOptions
+        .apply(shared.apply(TrainingOptions.defaults(method), train, err))
+        .withStepSize(stepOptions.schedule(method, rank != null, fixedLength()))
         .withPriorVariance(priorVariance);
   }
 
@@ -561,7 +486,8 @@ final class TrainCommand implements Callable<Integer> {
     StoppingRule rule = stopping.rule();
     Dataset validation = null;
     if (validationFraction != null) {
-      long seed = shared.seed != null ? shared.seed : TrainingOptions.defaults(method).seed();
+      long seed =
+          shared.sizes.seed != null ? shared.sizes.seed : TrainingOptions.defaults(method).seed();
       Dataset[] split = Preprocessing.holdOut(train, validationFraction, seed);
       train = split[0];
       validation = split[1];

@@ -3,6 +3,7 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -142,6 +143,47 @@ class SparkCommandTest {
             "local[2]");
     assertEquals(Failures.BAD_INPUT, both.status(), both.err());
     assertTrue(both.err().contains("runs only without --epochs"), both.err());
+  }
+
+  @Test
+  void sparkTrainTakesTrainsStepAndSamplingOptions() throws Exception {
+    synthCb();
+    String train = dir.resolve("train.txt").toString();
+    List<Double> bounds = new ArrayList<>();
+    for (String[] options :
+        List.of(
+            new String[] {"--learning-rate", "0.02"},
+            new String[] {"--learning-rate", "0.2"},
+            new String[] {"--learning-rate", "0.02", "--sampling", "shared"})) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "spark",
+                  "train",
+                  "--train",
+                  train,
+                  "--method",
+                  "ar-softmax",
+                  "--epochs",
+                  "1",
+                  "--rounds",
+                  "2",
+                  "--batch",
+                  "20",
+                  "--master",
+                  "local[2]",
+                  "--json"));
+      args.addAll(List.of(options));
+      CommandRun run = CommandRun.of(args.toArray(String[]::new));
+      assertEquals(0, run.status(), run.err());
+      bounds.add(
+          JsonParser.parseString(run.out()).getAsJsonObject().get("train_bound").getAsDouble());
+    }
+    assertEquals(3, new java.util.HashSet<>(bounds).size(), bounds.toString());
+    CommandRun refused =
+        CommandRun.of("spark", "train", "--train", train, "--method", "nce", "--step", "adaptive");
+    assertEquals(Failures.BAD_INPUT, refused.status(), refused.err());
+    assertTrue(refused.err().contains("nce runs plain SGD (--step sgd)"), refused.err());
   }
 
   @Test

@@ -1,0 +1,31 @@
+package org.largecat.cli;
+
+import org.largecat.train.Sampling;
+import org.largecat.train.TrainingOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * How the sampled-bound methods draw their classes, shared by {@code train} and {@code spark
+ * train}.
+ */
+final class SamplingOptions {
+  @Option(
+      names = "--sampling",
+      paramLabel = "per-example|shared",
+      defaultValue = "per-example",
+      description =
+          "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
+  Sampling sampling;
+
+  @Option(
+      names = "--sampling-power",
+      paramLabel = "P",
+      converter = OptionTypes.PositiveNumber.class,
+      description = "Sample classes by frequency^P (default: uniformly).")
+  double samplingPower;
+
+  /** {@code options} drawing classes as these options say. */
+  TrainingOptions apply(TrainingOptions options) {
+    return options.withSampling(sampling).withSamplingPower(samplingPower);
+  }
+}
