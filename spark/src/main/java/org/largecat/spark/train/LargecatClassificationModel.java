@@ -13,8 +13,6 @@ import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
-import org.apache.spark.ml.param.IntParam;
-import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsReader$;
@@ -56,7 +54,7 @@ import scala.reflect.ClassTag$;
  * not O(K), numbers however many classes there are.
  */
 public final class LargecatClassificationModel extends Model<LargecatClassificationModel>
-    implements MLWritable {
+    implements LargecatParams, MLWritable {
   /** The most classes whose probabilities every row carries in full. */
   public static final int DENSE_PROBABILITIES = 1000;
 
@@ -65,25 +63,13 @@ public final class LargecatClassificationModel extends Model<LargecatClassificat
 
   private final String uid;
   private final ScoreModel model;
-  private final Param<String> labelCol;
-  private final Param<String> featuresCol;
-  private final Param<String> predictionCol;
-  private final Param<String> probabilityCol;
-  private final Param<String> topKCol;
-  private final IntParam topK;
+  private final Declared declared;
 
   /** Wraps {@code model}, with the default column names and top-k. */
   public LargecatClassificationModel(String uid, ScoreModel model) {
     this.uid = uid;
     this.model = model;
-    labelCol = StageParams.labelCol(this);
-    featuresCol = StageParams.featuresCol(this);
-    predictionCol = StageParams.predictionCol(this);
-    probabilityCol = StageParams.probabilityCol(this);
-    topKCol = StageParams.topKCol(this);
-    topK = StageParams.topK(this);
-    StageParams.setDefaults(
-        this, labelCol, featuresCol, predictionCol, probabilityCol, topKCol, topK);
+    declared = new Declared(this);
   }
 
   /**
@@ -116,52 +102,33 @@ public final class LargecatClassificationModel extends Model<LargecatClassificat
     return model.columns();
   }
 
-  public Param<String> labelCol() {
-    return labelCol;
-  }
-
-  public Param<String> featuresCol() {
-    return featuresCol;
-  }
-
-  public Param<String> predictionCol() {
-    return predictionCol;
-  }
-
-  public Param<String> probabilityCol() {
-    return probabilityCol;
-  }
-
-  public Param<String> topKCol() {
-    return topKCol;
-  }
-
-  public IntParam topK() {
-    return topK;
+  @Override
+  public Declared declared() {
+    return declared;
   }
 
   public LargecatClassificationModel setLabelCol(String value) {
-    return (LargecatClassificationModel) set(labelCol, value);
+    return (LargecatClassificationModel) set(labelCol(), value);
   }
 
   public LargecatClassificationModel setFeaturesCol(String value) {
-    return (LargecatClassificationModel) set(featuresCol, value);
+    return (LargecatClassificationModel) set(featuresCol(), value);
   }
 
   public LargecatClassificationModel setPredictionCol(String value) {
-    return (LargecatClassificationModel) set(predictionCol, value);
+    return (LargecatClassificationModel) set(predictionCol(), value);
   }
 
   public LargecatClassificationModel setProbabilityCol(String value) {
-    return (LargecatClassificationModel) set(probabilityCol, value);
+    return (LargecatClassificationModel) set(probabilityCol(), value);
   }
 
   public LargecatClassificationModel setTopKCol(String value) {
-    return (LargecatClassificationModel) set(topKCol, value);
+    return (LargecatClassificationModel) set(topKCol(), value);
   }
 
   public LargecatClassificationModel setTopK(int value) {
-    return (LargecatClassificationModel) set(topK, value);
+    return (LargecatClassificationModel) set(topK(), value);
   }
 
   /**
@@ -171,20 +138,20 @@ public final class LargecatClassificationModel extends Model<LargecatClassificat
   public Evaluation.Result evaluate(Dataset<?> data) {
     return DistributedEvaluation.evaluate(
         data.toDF(),
-        getOrDefault(labelCol),
-        getOrDefault(featuresCol),
+        getOrDefault(labelCol()),
+        getOrDefault(featuresCol()),
         model,
-        (Integer) getOrDefault(topK));
+        (Integer) getOrDefault(topK()));
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
     return outputSchema(
         schema,
-        getOrDefault(featuresCol),
-        getOrDefault(predictionCol),
-        getOrDefault(probabilityCol),
-        getOrDefault(topKCol));
+        getOrDefault(featuresCol()),
+        getOrDefault(predictionCol()),
+        getOrDefault(probabilityCol()),
+        getOrDefault(topKCol()));
   }
 
   /** {@code schema} with the three output columns, refusing a missing input or a taken output. */
@@ -203,8 +170,8 @@ public final class LargecatClassificationModel extends Model<LargecatClassificat
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     StructType schema = transformSchema(dataset.schema(), true);
-    int features = dataset.schema().fieldIndex(getOrDefault(featuresCol));
-    int k = Math.min((Integer) getOrDefault(topK), model.classes());
+    int features = dataset.schema().fieldIndex(getOrDefault(featuresCol()));
+    int k = Math.min((Integer) getOrDefault(topK()), model.classes());
     Broadcast<ShippedModel> shipped =
         dataset
             .sparkSession()

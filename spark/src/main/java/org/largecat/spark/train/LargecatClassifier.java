@@ -50,7 +50,7 @@ import org.largecat.train.sampled.SampledTrainer;
  * roundsPerEpoch}.
  */
 public final class LargecatClassifier extends Estimator<LargecatClassificationModel>
-    implements DefaultParamsWritable {
+    implements LargecatParams, DefaultParamsWritable {
   private static final Logger LOG = Logger.getLogger(LargecatClassifier.class.getName());
   private static final String[] METHODS =
       Arrays.stream(Method.values())
@@ -59,12 +59,7 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
           .toArray(String[]::new);
 
   private final String uid;
-  private final Param<String> labelCol;
-  private final Param<String> featuresCol;
-  private final Param<String> predictionCol;
-  private final Param<String> probabilityCol;
-  private final Param<String> topKCol;
-  private final IntParam topK;
+  private final Declared declared;
   private final Param<String> method;
   private final IntParam epochs;
   private final BooleanParam stopping;
@@ -83,12 +78,7 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
 
   public LargecatClassifier(String uid) {
     this.uid = uid;
-    labelCol = StageParams.labelCol(this);
-    featuresCol = StageParams.featuresCol(this);
-    predictionCol = StageParams.predictionCol(this);
-    probabilityCol = StageParams.probabilityCol(this);
-    topKCol = StageParams.topKCol(this);
-    topK = StageParams.topK(this);
+    declared = new Declared(this);
     method =
         new Param<>(
             this,
@@ -140,8 +130,6 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
             "roundsPerEpoch",
             "rounds (model broadcast, partition steps, sum of their changes) an epoch (>= 1)",
             ParamValidators.gtEq(1));
-    StageParams.setDefaults(
-        this, labelCol, featuresCol, predictionCol, probabilityCol, topKCol, topK);
     TrainingOptions paper = TrainingOptions.defaults(Method.AR_SOFTMAX);
     setDefault(method, Method.AR_SOFTMAX.label());
     setDefault(epochs, 10);
@@ -161,28 +149,9 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     return uid;
   }
 
-  public Param<String> labelCol() {
-    return labelCol;
-  }
-
-  public Param<String> featuresCol() {
-    return featuresCol;
-  }
-
-  public Param<String> predictionCol() {
-    return predictionCol;
-  }
-
-  public Param<String> probabilityCol() {
-    return probabilityCol;
-  }
-
-  public Param<String> topKCol() {
-    return topKCol;
-  }
-
-  public IntParam topK() {
-    return topK;
+  @Override
+  public Declared declared() {
+    return declared;
   }
 
   public Param<String> method() {
@@ -230,27 +199,27 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
   }
 
   public LargecatClassifier setLabelCol(String value) {
-    return (LargecatClassifier) set(labelCol, value);
+    return (LargecatClassifier) set(labelCol(), value);
   }
 
   public LargecatClassifier setFeaturesCol(String value) {
-    return (LargecatClassifier) set(featuresCol, value);
+    return (LargecatClassifier) set(featuresCol(), value);
   }
 
   public LargecatClassifier setPredictionCol(String value) {
-    return (LargecatClassifier) set(predictionCol, value);
+    return (LargecatClassifier) set(predictionCol(), value);
   }
 
   public LargecatClassifier setProbabilityCol(String value) {
-    return (LargecatClassifier) set(probabilityCol, value);
+    return (LargecatClassifier) set(probabilityCol(), value);
   }
 
   public LargecatClassifier setTopKCol(String value) {
-    return (LargecatClassifier) set(topKCol, value);
+    return (LargecatClassifier) set(topKCol(), value);
   }
 
   public LargecatClassifier setTopK(int value) {
-    return (LargecatClassifier) set(topK, value);
+    return (LargecatClassifier) set(topK(), value);
   }
 
   public LargecatClassifier setMethod(String value) {
@@ -317,8 +286,8 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
   public LargecatClassificationModel fit(Dataset<?> dataset) {
     transformSchema(dataset.schema(), true);
     Dataset<Row> data = dataset.toDF();
-    String label = getOrDefault(labelCol);
-    String features = getOrDefault(featuresCol);
+    String label = getOrDefault(labelCol());
+    String features = getOrDefault(featuresCol());
     Row summary = data.agg(max(col(label)), count(col(label))).head();
     if (summary.getLong(1) == 0) {
       throw new IllegalArgumentException("the training DataFrame has no rows");
@@ -398,13 +367,13 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
 
   @Override
   public StructType transformSchema(StructType schema) {
-    Columns.requireLabel(schema, getOrDefault(labelCol));
+    Columns.requireLabel(schema, getOrDefault(labelCol()));
     return LargecatClassificationModel.outputSchema(
         schema,
-        getOrDefault(featuresCol),
-        getOrDefault(predictionCol),
-        getOrDefault(probabilityCol),
-        getOrDefault(topKCol));
+        getOrDefault(featuresCol()),
+        getOrDefault(predictionCol()),
+        getOrDefault(probabilityCol()),
+        getOrDefault(topKCol()));
   }
 
   @Override
