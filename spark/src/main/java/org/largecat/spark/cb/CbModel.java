@@ -171,6 +171,21 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
         Encoders.row(out));
   }
 
+  /**
+   * The mean log-likelihood and accuracy of CBC, CBM and BMA on {@code data}'s {@code labelCol} and
+   * {@code featuresCol}, in one distributed pass ({@code largecat cavi}'s holdout table).
+   */
+  public CbEvaluation.Scores evaluate(Dataset<?> data) {
+    CbParams.checkAll(this);
+    return CbEvaluation.evaluate(
+        data.toDF(),
+        getOrDefault(labelCol()),
+        getOrDefault(featuresCol()),
+        state,
+        priorVariance,
+        evidence);
+  }
+
   @Override
   public StructType transformSchema(StructType schema) {
     return outputSchema(this, schema);

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
+import org.largecat.cb.CbMetrics;
 import org.largecat.cb.CbPredictor;
 import org.largecat.cb.Design;
 import org.largecat.cb.GaussianPrior;
@@ -139,6 +140,22 @@ class CbPipelineTest {
       for (int j = 1; j < top.size(); j++) {
         assertTrue(probability[top.get(j - 1)] >= probability[top.get(j)], "row " + i);
       }
+    }
+
+    CbEvaluation.Scores scores = model.evaluate(frame(test, sparse, 2));
+    double[][] single3 = {p.cbc(), p.cbm(), CbPredictor.bmaLogProbabilities(p, evidence)};
+    assertEquals(test.rows(), scores.rows());
+    for (int m = 0; m < 3; m++) {
+      assertEquals(
+          CbMetrics.meanLogLikelihood(single3[m], k, singleTest.labels()),
+          scores.meanLogLikelihood()[m],
+          1e-9,
+          "model " + m);
+      assertEquals(
+          CbMetrics.accuracy(single3[m], k, singleTest.labels()),
+          scores.accuracy()[m],
+          1e-12,
+          "model " + m);
     }
   }
 
