@@ -188,7 +188,6 @@ final class CaviCommand implements Callable<Integer> {
     CbPredictor.Predictions p = predictor.plugIn(Design.withIntercept(test.features(), kernels));
     double[] bma = CbPredictor.bmaLogProbabilities(p, evidence);
     int k = train.classes();
-    String[] names = {"CBC", "CBM", "BMA"};
     double[][] logp = {p.cbc(), p.cbm(), bma};
     double[][] metrics = new double[3][3];
     for (int m = 0; m < 3; m++) {
@@ -196,74 +195,105 @@ final class CaviCommand implements Callable<Integer> {
       metrics[m][1] = CbMetrics.accuracy(logp[m], k, test.labels());
       metrics[m][2] = truth == null ? Double.NaN : CbMetrics.meanKl(truth, logp[m], k);
     }
-    String evaluated = testFile != null ? "test" : "train";
-    if (json) {
-      JsonOutputs.ModelScores[] scores = new JsonOutputs.ModelScores[3];
-      for (int m = 0; m < 3; m++) {
-        scores[m] = new JsonOutputs.ModelScores(metrics[m][0], metrics[m][1], metrics[m][2]);
+    new Report(
+            options,
+            train.rows(),
+            train.columns(),
+            k,
+            kernels.describeChoice(),
+            options.threads() + " threads; " + kernels.describeChoice(),
+            fit,
+            fitSeconds,
+            evidence,
+            testFile != null ? "test" : "train",
+            test.rows(),
+            metrics,
+            truth != null)
+        .print(out, json);
+    return 0;
+  }
+
+  /**
+   * What a CAVI command reports: the fit ({@code where}: threads or Spark master, and the kernels;
+   * {@code backend}: the kernels, for JSON), its BMA evidence, and per model (CBC, CBM, BMA) the
+   * mean log-likelihood, accuracy and mean KL from the truth (NaN without) on the evaluated set.
+   */
+  record Report(
+      CaviOptions options,
+      long rows,
+      int columns,
+      int classes,
+      String backend,
+      String where,
+      CaviFit fit,
+      double fitSeconds,
+      CbPredictor.ModelEvidence evidence,
+      String evaluated,
+      long evaluatedRows,
+      double[][] metrics,
+      boolean withTruth) {
+
+    /** Prints the report as text or as one JSON line. */
+    void print(PrintStream out, boolean json) {
+      if (json) {
+        JsonOutputs.ModelScores[] scores = new JsonOutputs.ModelScores[3];
+        for (int m = 0; m < 3; m++) {
+          scores[m] = new JsonOutputs.ModelScores(metrics[m][0], metrics[m][1], metrics[m][2]);
+        }
+        out.println(
+            Json.line(
+                new JsonOutputs.Cavi(
+                    options.link().label(),
+                    options.diagonal(),
+                    Math.toIntExact(rows),
+                    columns,
+                    classes,
+                    backend,
+                    options.threads(),
+                    fit.elbo(),
+                    fit.finalElboPerCell(),
+                    fit.iterations(),
+                    fit.converged(),
+                    fitSeconds,
+                    fit.iterationSeconds(),
+                    evidence.samples(),
+                    evidence.logEvidenceCbc(),
+                    evidence.logEvidenceCbm(),
+                    evidence.weightCbc(),
+                    evaluated,
+                    scores[0],
+                    scores[1],
+                    scores[2])));
+        return;
       }
-      out.println(
-          Json.line(
-              new JsonOutputs.Cavi(
-                  link.label(),
-                  options.diagonal(),
-                  train.rows(),
-                  train.columns(),
-                  k,
-                  kernels.describeChoice(),
-                  options.threads(),
-                  fit.elbo(),
-                  fit.finalElboPerCell(),
-                  fit.iterations(),
-                  fit.converged(),
-                  fitSeconds,
-                  fit.iterationSeconds(),
-                  samples,
-                  evidence.logEvidenceCbc(),
-                  evidence.logEvidenceCbm(),
-                  evidence.weightCbc(),
-                  evaluated,
-                  scores[0],
-                  scores[1],
-                  scores[2])));
-      return 0;
-    }
-    printFit(
-        out,
-        options,
-        train.rows(),
-        train.columns(),
-        k,
-        options.threads() + " threads; " + kernels.describeChoice(),
-        fit,
-        fitSeconds,
-        evidence);
-    out.printf(
-        Locale.ROOT,
-        "%s set, %d rows:%n%6s %20s %10s%s%n",
-        evaluated,
-        test.rows(),
-        "model",
-        "mean log-lik",
-        "accuracy",
-        truth == null ? "" : String.format(Locale.ROOT, " %14s", "mean KL(true)"));
-    for (int m = 0; m < 3; m++) {
+      printFit(out, options, rows, columns, classes, where, fit, fitSeconds, evidence);
+      String[] names = {"CBC", "CBM", "BMA"};
       out.printf(
           Locale.ROOT,
-          "%6s %20.6f %10.4f%s%n",
-          names[m],
-          metrics[m][0],
-          metrics[m][1],
-          truth == null ? "" : String.format(Locale.ROOT, " %14.6f", metrics[m][2]));
+          "%s set, %d rows:%n%6s %20s %10s%s%n",
+          evaluated,
+          evaluatedRows,
+          "model",
+          "mean log-lik",
+          "accuracy",
+          withTruth ? String.format(Locale.ROOT, " %14s", "mean KL(true)") : "");
+      for (int m = 0; m < 3; m++) {
+        out.printf(
+            Locale.ROOT,
+            "%6s %20.6f %10.4f%s%n",
+            names[m],
+            metrics[m][0],
+            metrics[m][1],
+            withTruth ? String.format(Locale.ROOT, " %14.6f", metrics[m][2]) : "");
+      }
     }
-    return 0;
   }
 
   /**
    * Prints the fit: what ran ({@code where}: threads or Spark master, and the kernels), the ELBO
    * per iteration, whether it converged, and the BMA weight on CBC with its evidence bounds.
    */
-  static void printFit(
+  private static void printFit(
       PrintStream out,
       CaviOptions options,
       long rows,

@@ -176,6 +176,15 @@ final class SparkCommand {
         description = "The training set.")
     String trainPath;
 
+    @Option(
+        names = "--test",
+        paramLabel = "PATH",
+        description = "A test set to score CBC, CBM and BMA on (default: the training set).")
+    String testPath;
+
+    @Option(names = "--json", description = "Print the results as JSON.")
+    boolean json;
+
     @Mixin CaviCommand.FitOptions fit;
 
     @Mixin SparkInput input;
@@ -190,20 +199,38 @@ final class SparkCommand {
     public Integer call() throws IOException {
       SparkRun run = spark.run("largecat spark cavi");
       CaviOptions options = fit.options(Runtime.getRuntime().availableProcessors());
-      long start = System.nanoTime();
       SparkJobs.Cavi done =
           SparkJobs.cavi(
-              run, input.of(trainPath, -1, -1), options, fit::prior, fit.samples, fit.seed);
-      CaviCommand.printFit(
-          out,
-          options,
-          done.rows(),
-          done.columns(),
-          done.classes(),
-          "Spark " + run.describe(),
-          done.fit(),
-          (System.nanoTime() - start) * 1e-9,
-          done.evidence());
+              run,
+              input.of(trainPath, -1, -1),
+              testPath == null ? null : input.of(testPath, -1, -1),
+              options,
+              fit.priorVariance,
+              fit.samples,
+              fit.seed);
+      double[][] metrics = new double[3][];
+      for (int m = 0; m < 3; m++) {
+        metrics[m] =
+            new double[] {
+              done.scores().meanLogLikelihood()[m], done.scores().accuracy()[m], Double.NaN
+            };
+      }
+      String where = "Spark " + run.describe();
+      new CaviCommand.Report(
+              options,
+              done.rows(),
+              done.columns(),
+              done.classes(),
+              where + "; " + Kernels.get().describeChoice(),
+              where,
+              done.fit(),
+              done.fitSeconds(),
+              done.evidence(),
+              testPath != null ? "test" : "train",
+              done.scores().rows(),
+              metrics,
+              false)
+          .print(out, json);
       return 0;
     }
   }

@@ -3,6 +3,7 @@ package org.largecat.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +55,40 @@ class SparkCommandTest {
       assertEquals(want.get(t), got.get(t), 1e-9 * Math.abs(want.get(t)) + 1e-10, "ELBO " + t);
     }
     assertEquals(numbers(BMA, single.out()).getFirst(), numbers(BMA, spark.out()).getFirst(), 1e-6);
+  }
+
+  @Test
+  void caviScoresTheTestSetAsTheSingleMachineDoesInJson() throws Exception {
+    synthCb();
+    String[] args = {
+      "--train",
+      dir.resolve("train.txt").toString(),
+      "--test",
+      dir.resolve("test.txt").toString(),
+      "--link",
+      "logit",
+      "--iterations",
+      "20",
+      "--json"
+    };
+    CommandRun single = CommandRun.of(concat(new String[] {"cavi"}, args));
+    CommandRun spark =
+        CommandRun.of(concat(new String[] {"spark", "cavi", "--master", "local[2]"}, args));
+    assertEquals(0, single.status(), single.err());
+    assertEquals(0, spark.status(), spark.err());
+    JsonObject want = JsonParser.parseString(single.out()).getAsJsonObject();
+    JsonObject got = JsonParser.parseString(spark.out()).getAsJsonObject();
+    assertEquals("test", got.get("evaluated_on").getAsString());
+    assertEquals(want.get("iterations").getAsInt(), got.get("iterations").getAsInt());
+    assertEquals(want.get("weight_cbc").getAsDouble(), got.get("weight_cbc").getAsDouble(), 1e-9);
+    for (String model : new String[] {"cbc", "cbm", "bma"}) {
+      JsonObject w = want.getAsJsonObject(model);
+      JsonObject g = got.getAsJsonObject(model);
+      assertEquals(
+          w.get("mean_loglik").getAsDouble(), g.get("mean_loglik").getAsDouble(), 1e-9, model);
+      assertEquals(w.get("accuracy").getAsDouble(), g.get("accuracy").getAsDouble(), 1e-12, model);
+      assertTrue(g.get("mean_kl").isJsonNull(), spark.out());
+    }
   }
 
   @Test

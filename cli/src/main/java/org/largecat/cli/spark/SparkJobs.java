@@ -1,7 +1,6 @@
 package org.largecat.cli.spark;
 
 import java.io.IOException;
-import java.util.function.IntFunction;
 import org.apache.spark.sql.SparkSession;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
@@ -11,6 +10,7 @@ import org.largecat.cb.IbCavi;
 import org.largecat.eval.Evaluation;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
+import org.largecat.spark.cb.CbEvaluation;
 import org.largecat.spark.cb.DistributedCavi;
 import org.largecat.spark.data.Inputs;
 import org.largecat.spark.data.LabeledFrame;
@@ -34,9 +34,18 @@ public final class SparkJobs {
 
   private SparkJobs() {}
 
-  /** A run of IB-CAVI: the fit, its evidence bounds and the data's shape. */
+  /**
+   * A run of IB-CAVI: the fit, its evidence bounds, the data's shape and the holdout scores on the
+   * test set (or the training set when none was given).
+   */
   public record Cavi(
-      CaviFit fit, CbPredictor.ModelEvidence evidence, long rows, int columns, int classes) {}
+      CaviFit fit,
+      CbPredictor.ModelEvidence evidence,
+      long rows,
+      int columns,
+      int classes,
+      double fitSeconds,
+      CbEvaluation.Scores scores) {}
 
   /** A run of a sampled trainer: the trained model, the run, and its test scores (or null). */
   public record Train(
@@ -57,14 +66,16 @@ public final class SparkJobs {
   }
 
   /**
-   * IB-CAVI on {@code train} with the prior {@code prior} makes for D, and the BMA evidence from
-   * {@code samples} draws seeded with {@code seed}.
+   * IB-CAVI on {@code train} under an N(0, {@code priorVariance} I) prior (timed from caching the
+   * rows to the last iteration), the BMA evidence from {@code samples} draws seeded with {@code
+   * seed}, and the CBC, CBM and BMA scores on {@code test} (null: on {@code train}).
    */
   public static Cavi cavi(
       SparkRun run,
       InputSpec train,
+      InputSpec test,
       CaviOptions options,
-      IntFunction<GaussianPrior> prior,
+      double priorVariance,
       int samples,
       long seed)
       throws IOException {
@@ -72,6 +83,7 @@ public final class SparkJobs {
         run,
         spark -> {
           LabeledFrame data = read(spark, run, train);
+          long start = System.nanoTime();
           try (DistributedCavi cavi =
               DistributedCavi.start(
                   data.frame(),
@@ -79,15 +91,29 @@ public final class SparkJobs {
                   LabeledFrame.FEATURES,
                   data.columns(),
                   data.classes(),
-                  prior.apply(data.columns()),
+                  GaussianPrior.isotropic(data.columns() + 1, priorVariance),
                   options)) {
             CaviFit fit = IbCavi.iterate(cavi, options);
+            double fitSeconds = (System.nanoTime() - start) * 1e-9;
+            CbPredictor.ModelEvidence evidence = cavi.evidence(samples, seed);
+            LabeledFrame scored =
+                test == null
+                    ? data
+                    : read(spark, run, test.withShape(data.columns(), data.classes()));
             return new Cavi(
                 fit,
-                cavi.evidence(samples, seed),
+                evidence,
                 cavi.cells() / data.classes(),
                 data.columns(),
-                data.classes());
+                data.classes(),
+                fitSeconds,
+                CbEvaluation.evaluate(
+                    scored.frame(),
+                    LabeledFrame.LABEL,
+                    LabeledFrame.FEATURES,
+                    fit.posterior().state(),
+                    priorVariance,
+                    evidence));
           }
         });
   }
