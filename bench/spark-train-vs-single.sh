@@ -2,7 +2,8 @@
 # One epoch of A&R softmax (the paper's settings, per-example sampling) on kjv-nextword: the
 # single-machine SampledTrainer on 2 threads against DistributedTrainer on Spark's local[2] (2
 # partitions, ROUNDS_PER_EPOCH rounds an epoch, default 1), ROUNDS interleaved rounds (default 3) in
-# one JVM (bench/spark/SparkTrainEpoch.java), then the medians and spark / single. Needs the data of
+# one JVM (bench/src/main/java/org/largecat/bench/SparkTrainTiming.java), then the medians and
+# spark / single. Needs the data of
 # `./largecat data prepare kjv-nextword` in DATA (default data/kjv-nextword) and a heap for four
 # copies of the 629 MB model (HEAP, default 12g). Raw output goes to bench/results/spark-train/.
 # usage: bench/spark-train-vs-single.sh     e.g. DATA=/path/kjv-nextword ROUNDS=5 bench/spark-train-vs-single.sh
@@ -21,9 +22,10 @@ export JAVA_HOME
 source "$root/bin/openblas-env.sh"
 largecat_openblas_coretype
 export OPENBLAS_NUM_THREADS=1
-./mvnw -B -q -o package dependency:build-classpath -pl spark -am -DskipTests \
-  -Dlargecat.fuzz.skip=true -Dmdep.outputFile="$out/classpath.txt" > "$out/build.log"
-classpath="$root/spark/target/classes:$(cat "$out/classpath.txt")"
+./mvnw -B -q -o package dependency:build-classpath -pl bench -am -DskipTests \
+  -Dlargecat.fuzz.skip=true -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=provided \
+  > "$out/build.log"
+classpath="$here/target/classes:$(cat "$out/classpath.txt")"
 # shellcheck source=../bin/jvm-options.sh
 source "$root/bin/jvm-options.sh"
 largecat_jvm_options
@@ -34,7 +36,7 @@ log="$out/$(date -u +%Y%m%dT%H%M%SZ).txt"
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
   # shellcheck disable=SC2086
   "$JAVA_HOME/bin/java" "${jvm_options[@]}" $spark_options -Xmx"${HEAP:-12g}" -cp "$classpath" \
-    "$here/spark/SparkTrainEpoch.java" "$data/train.txt" "$data/test.txt" "${ROUNDS:-3}" 2 \
+    org.largecat.bench.SparkTrainTiming "$data/train.txt" "$data/test.txt" "${ROUNDS:-3}" 2 \
     "${ROUNDS_PER_EPOCH:-1}" 2>&1 | grep --line-buffered -v -E ' (INFO|WARN) |^WARNING|^Using Spark'
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$log"

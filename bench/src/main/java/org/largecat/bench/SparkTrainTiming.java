@@ -1,3 +1,5 @@
+package org.largecat.bench;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,21 +28,25 @@ import org.largecat.train.sampled.SampledTrainer;
  * One epoch of A&R softmax on an XC-format training set: the single-machine SampledTrainer on
  * THREADS threads against DistributedTrainer on local[THREADS] with as many partitions, ROUNDS
  * interleaved rounds, each run's epoch seconds and test log-likelihood; run by
- * bench/spark-train-vs-single.sh, which sets the class path and JVM options.
- * usage: java ... SparkTrainEpoch.java TRAIN TEST ROUNDS THREADS ROUNDS_PER_EPOCH
+ * bench/spark-train-vs-single.sh, which sets the class path and JVM options. usage:
+ * SparkTrainTiming TRAIN TEST ROUNDS THREADS ROUNDS_PER_EPOCH
  */
-public class SparkTrainEpoch {
+public final class SparkTrainTiming {
+  private SparkTrainTiming() {}
+
   public static void main(String[] args) throws Exception {
     Path trainFile = Path.of(args[0]);
     Path testFile = Path.of(args[1]);
     int rounds = Integer.parseInt(args[2]);
     int threads = Integer.parseInt(args[3]);
     int roundsPerEpoch = Integer.parseInt(args[4]);
-    Dataset train = DatasetReader.read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
+    Dataset train =
+        DatasetReader.read(trainFile, ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION));
     Dataset test =
         DatasetReader.read(
             testFile,
-            ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION).withShape(train.columns(), train.classes()));
+            ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION)
+                .withShape(train.columns(), train.classes()));
     Kernels kernels = Kernels.get();
     System.out.println("kernels: " + kernels.describeChoice());
     SparkSession spark =
@@ -65,13 +71,18 @@ public class SparkTrainEpoch {
             TrainingRun.run(trainer, trainer.iterationsPerEpoch(), 1e9, (t, n, b, s) -> {});
         double ll = Evaluation.evaluate(single, test, kernels, 5, threads).meanLogLikelihood();
         System.out.printf(
-            Locale.ROOT, "round %d single %.2f s, test log-likelihood %.5f%n", r, run.seconds(), ll);
+            Locale.ROOT,
+            "round %d single %.2f s, test log-likelihood %.5f%n",
+            r,
+            run.seconds(),
+            ll);
       }
       single = null;
       LinearModel spread = start(train, options);
       long begin = System.nanoTime();
       try (DistributedTrainer trainer =
-          new DistributedTrainer(trainFrame, "label", "features", spread, options, roundsPerEpoch)) {
+          new DistributedTrainer(
+              trainFrame, "label", "features", spread, options, roundsPerEpoch)) {
         double load = (System.nanoTime() - begin) * 1e-9;
         TrainingRun run = TrainingRun.run(trainer, roundsPerEpoch, 1e9, (t, n, b, s) -> {});
         long evalBegin = System.nanoTime();
@@ -93,7 +104,8 @@ public class SparkTrainEpoch {
   }
 
   private static LinearModel start(Dataset train, TrainingOptions options) {
-    LinearModel model = LinearModel.zeros(options.method().link(), train.classes(), train.columns());
+    LinearModel model =
+        LinearModel.zeros(options.method().link(), train.classes(), train.columns());
     SampledTrainer.initialise(model, options);
     return model;
   }
