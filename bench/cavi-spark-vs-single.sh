@@ -20,13 +20,12 @@ mkdir -p "$here/target" "$here/results"
 classpath="$here/target/cavi-spark-classpath.txt"
 (cd "$root" && ./mvnw -B -q -o package dependency:build-classpath -pl bench -am -DskipTests \
   -Dlargecat.fuzz.skip=true -Dmdep.outputFile="$classpath" -Dmdep.includeScope=provided)
-spark_options="$(sed -n 's:.*<spark.javaOptions>\(.*\)</spark.javaOptions>.*:\1:p' "$root/pom.xml")"
 # shellcheck source=../bin/jvm-options.sh
 source "$root/bin/jvm-options.sh"
 largecat_jvm_options
+largecat_spark_options_of_pom "$root/pom.xml"
 lscpu | grep -E 'Model name|CPU family|^Model:' | tr -s ' ' | tee "$here/results/cavi-spark-vs-single.txt"
 uptime | tee -a "$here/results/cavi-spark-vs-single.txt"
-# shellcheck disable=SC2086
-"$JAVA_HOME/bin/java" "${jvm_options[@]}" $spark_options -Xmx6g \
+"$JAVA_HOME/bin/java" "${jvm_options[@]}" "${spark_options[@]}" -Xmx6g \
   -cp "$here/target/classes:$(cat "$classpath")" org.largecat.bench.CaviSparkTiming "$@" 2>&1 \
   | grep -v -E "^(WARNING|[0-9/]+ [0-9:]+ (INFO|WARN) )" | tee -a "$here/results/cavi-spark-vs-single.txt"

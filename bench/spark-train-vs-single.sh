@@ -29,13 +29,12 @@ classpath="$here/target/classes:$(cat "$out/classpath.txt")"
 # shellcheck source=../bin/jvm-options.sh
 source "$root/bin/jvm-options.sh"
 largecat_jvm_options
-spark_options="$(sed -n 's:.*<spark.javaOptions>\(.*\)</spark.javaOptions>.*:\1:p' "$root/pom.xml")"
+largecat_spark_options_of_pom "$root/pom.xml"
 log="$out/$(date -u +%Y%m%dT%H%M%SZ).txt"
 {
   lscpu | grep -E '^(Model name|CPU family|Model):'
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
-  # shellcheck disable=SC2086
-  "$JAVA_HOME/bin/java" "${jvm_options[@]}" $spark_options -Xmx"${HEAP:-12g}" -cp "$classpath" \
+  "$JAVA_HOME/bin/java" "${jvm_options[@]}" "${spark_options[@]}" -Xmx"${HEAP:-12g}" -cp "$classpath" \
     org.largecat.bench.SparkTrainTiming "$data/train.txt" "$data/test.txt" "${ROUNDS:-3}" 2 \
     "${ROUNDS_PER_EPOCH:-1}" 2>&1 | grep --line-buffered -v -E ' (INFO|WARN) |^WARNING|^Using Spark'
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -19,3 +19,9 @@ largecat_jvm_options() {
 largecat_spark_options() {
   read -ra spark_options <"$1"
 }
+
+# The same options read from the root pom $1 itself, for scripts that build only what they run
+# (no cli/target/spark-jars).
+largecat_spark_options_of_pom() {
+  read -ra spark_options <<<"$(sed -n 's:.*<spark.javaOptions>\(.*\)</spark.javaOptions>.*:\1:p' "$1")"
+}
