@@ -18,14 +18,15 @@ import org.largecat.cb.IbCavi;
 /**
  * A Spark ML estimator that fits the categorical-from-binary models' q(B) by data-parallel IB-CAVI
  * ({@link DistributedCavi}, Sec. 3.3) over a label column and a features column, and the BMA
- * weights of CBC and CBM (Sec. 4); the {@link CbModel} it gives predicts under CBC, CBM or BMA.
+ * weights of CBC and CBM (Sec. 4); the {@link CbClassificationModel} it gives predicts under CBC,
+ * CBM or BMA.
  *
  * <pre>{@code
- * CbModel model = new CbClassifier().setLink("logit").setMaxIter(50).fit(train);
+ * CbClassificationModel model = new CbClassifier().setLink("logit").setMaxIter(50).fit(train);
  * Dataset<Row> scored = model.transform(test); // probability, prediction, topK
  * }</pre>
  */
-public final class CbClassifier extends Estimator<CbModel>
+public final class CbClassifier extends Estimator<CbClassificationModel>
     implements CbParams, DefaultParamsWritable {
   private final String uid;
   private final Declared declared;
@@ -122,7 +123,7 @@ public final class CbClassifier extends Estimator<CbModel>
    * the CBC and CBM evidence for the BMA weights.
    */
   @Override
-  public CbModel fit(Dataset<?> dataset) {
+  public CbClassificationModel fit(Dataset<?> dataset) {
     CbParams.checkAll(this);
     transformSchema(dataset.schema());
     String label = getOrDefault(labelCol());
@@ -151,8 +152,9 @@ public final class CbClassifier extends Estimator<CbModel>
       CaviFit fit = IbCavi.iterate(run, options);
       CbPredictor.ModelEvidence evidence =
           run.evidence((Integer) getOrDefault(evidenceSamples()), (Long) getOrDefault(seed()));
-      CbModel model =
-          new CbModel(uid, fit.posterior().state(), variance, evidence, fit.elbo()).setParent(this);
+      CbClassificationModel model =
+          new CbClassificationModel(uid, fit.posterior().state(), variance, evidence, fit.elbo())
+              .setParent(this);
       return copyValues(model, ParamMap.empty());
     }
   }
@@ -160,7 +162,7 @@ public final class CbClassifier extends Estimator<CbModel>
   @Override
   public StructType transformSchema(StructType schema) {
     CbColumns.requireNumeric(schema, getOrDefault(labelCol()), "labelCol");
-    return CbModel.outputSchema(this, schema);
+    return CbClassificationModel.outputSchema(this, schema);
   }
 
   @Override

@@ -9,9 +9,9 @@ import org.apache.spark.ml.param.Params;
 import org.largecat.cb.Link;
 
 /**
- * The parameters of {@link CbClassifier} and {@link CbModel}, declared once: each stage holds its
- * own {@link Declared} (Spark finds the parameters through these public methods), and every value
- * is checked by {@link #check} whether it comes from a setter or from a ParamMap.
+ * The parameters of {@link CbClassifier} and {@link CbClassificationModel}, declared once: each
+ * stage holds its own {@link Declared} (Spark finds the parameters through these public methods),
+ * and every value is checked by {@link #check} whether it comes from a setter or from a ParamMap.
  */
 public interface CbParams extends Params {
   /** The likelihoods a model's transform can use (Sec. 4): CBC, CBM or their BMA. */

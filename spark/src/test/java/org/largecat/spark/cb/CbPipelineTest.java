@@ -120,7 +120,7 @@ class CbPipelineTest {
           case "cbm" -> p.cbm();
           default -> CbPredictor.bmaLogProbabilities(p, evidence);
         };
-    CbModel model = (CbModel) loaded.stages()[0];
+    CbClassificationModel model = (CbClassificationModel) loaded.stages()[0];
     assertEquals(evidence.weightCbc(), model.evidence().weightCbc(), 1e-9);
     assertArrayEquals(fit.elbo(), model.elboTrace(), 1e-9 * Math.abs(fit.finalElbo()));
     int k = 6;
@@ -203,7 +203,7 @@ class CbPipelineTest {
     assertMessage(
         () -> new CbClassifier().fit(rows.withColumn("label", functions.lit(0.0))),
         "the largest label is 0.0");
-    CbModel model = new CbClassifier().setMaxIter(2).fit(rows);
+    CbClassificationModel model = new CbClassifier().setMaxIter(2).fit(rows);
     assertMessage(
         () -> model.setTopKCol("probability").transform(rows), "give them three different names");
   }

@@ -40,7 +40,8 @@ import scala.Option;
  * App. G.2.1 does), the most probable class and the top-k classes, computed partition by partition
  * with {@link CbPredictor}. Saved as its parameters plus q(B)'s numbers.
  */
-public final class CbModel extends Model<CbModel> implements CbParams, MLWritable {
+public final class CbClassificationModel extends Model<CbClassificationModel>
+    implements CbParams, MLWritable {
   /** Rows scored at once: their N x K probabilities stay small. */
   private static final int ROW_CHUNK = 1024;
 
@@ -65,7 +66,7 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
   private final CbPredictor.ModelEvidence evidence;
   private final double[] elbo;
 
-  CbModel(
+  CbClassificationModel(
       String uid,
       CbPosterior.State state,
       double priorVariance,
@@ -115,32 +116,32 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
     return elbo.clone();
   }
 
-  public CbModel setFeaturesCol(String value) {
+  public CbClassificationModel setFeaturesCol(String value) {
     return put(featuresCol(), value);
   }
 
-  public CbModel setPredictionCol(String value) {
+  public CbClassificationModel setPredictionCol(String value) {
     return put(predictionCol(), value);
   }
 
-  public CbModel setProbabilityCol(String value) {
+  public CbClassificationModel setProbabilityCol(String value) {
     return put(probabilityCol(), value);
   }
 
   /** cbc, cbm or bma. */
-  public CbModel setLikelihood(String value) {
+  public CbClassificationModel setLikelihood(String value) {
     return put(likelihood(), value);
   }
 
-  public CbModel setTopK(int value) {
+  public CbClassificationModel setTopK(int value) {
     return put(topK(), value);
   }
 
-  public CbModel setTopKCol(String value) {
+  public CbClassificationModel setTopKCol(String value) {
     return put(topKCol(), value);
   }
 
-  private <T> CbModel put(org.apache.spark.ml.param.Param<T> param, T value) {
+  private <T> CbClassificationModel put(org.apache.spark.ml.param.Param<T> param, T value) {
     set(param, CbParams.check(param, value));
     return this;
   }
@@ -217,8 +218,8 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
   }
 
   @Override
-  public CbModel copy(ParamMap extra) {
-    return copyValues(new CbModel(uid, state, priorVariance, evidence, elbo), extra)
+  public CbClassificationModel copy(ParamMap extra) {
+    return copyValues(new CbClassificationModel(uid, state, priorVariance, evidence, elbo), extra)
         .setParent(parent());
   }
 
@@ -227,11 +228,11 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
     return new Writer(this);
   }
 
-  public static MLReader<CbModel> read() {
+  public static MLReader<CbClassificationModel> read() {
     return new Reader();
   }
 
-  public static CbModel load(String path) {
+  public static CbClassificationModel load(String path) {
     return read().load(path);
   }
 
@@ -337,9 +338,9 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
   }
 
   private static final class Writer extends MLWriter {
-    private final CbModel model;
+    private final CbClassificationModel model;
 
-    Writer(CbModel model) {
+    Writer(CbClassificationModel model) {
       this.model = model;
     }
 
@@ -384,11 +385,12 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
     }
   }
 
-  private static final class Reader extends MLReader<CbModel> {
+  private static final class Reader extends MLReader<CbClassificationModel> {
     @Override
-    public CbModel load(String path) {
+    public CbClassificationModel load(String path) {
       DefaultParamsReader.Metadata metadata =
-          DefaultParamsReader.loadMetadata(path, sparkSession(), CbModel.class.getName());
+          DefaultParamsReader.loadMetadata(
+              path, sparkSession(), CbClassificationModel.class.getName());
       Row r = sparkSession().read().parquet(new Path(path, "data").toString()).head();
       Link link = Link.byLabel(r.getString(0));
       int m = r.getInt(1);
@@ -408,8 +410,8 @@ public final class CbModel extends Model<CbModel> implements CbParams, MLWritabl
               yield new CbPosterior.State(link, m, k, doubles(r, 4), null, factors, null);
             }
           };
-      CbModel model =
-          new CbModel(
+      CbClassificationModel model =
+          new CbClassificationModel(
               metadata.uid(),
               state,
               r.getDouble(3),
