@@ -19,7 +19,11 @@ import org.largecat.special.Logistic;
  * order, so a seed gives the same numbers on any number of cores.
  */
 public final class CbPredictor {
-  private static final int ROW_CHUNK = 256;
+  /**
+   * Rows per chunk: a call on at most this many rows runs on the caller's thread alone, as a Spark
+   * task's must (the executor already runs one task per core).
+   */
+  public static final int ROW_CHUNK = 256;
 
   private final CbPosterior posterior;
   private final Kernels kernels;

@@ -42,8 +42,11 @@ import scala.Option;
  */
 public final class CbClassificationModel extends Model<CbClassificationModel>
     implements CbParams, MLWritable {
-  /** Rows scored at once: their N x K probabilities stay small. */
-  private static final int ROW_CHUNK = 1024;
+  /**
+   * Rows scored at once: their N x K probabilities stay small, and the predictor scores them on the
+   * task's own thread.
+   */
+  private static final int ROW_CHUNK = CbPredictor.ROW_CHUNK;
 
   private static final StructType DATA_SCHEMA =
       new StructType()

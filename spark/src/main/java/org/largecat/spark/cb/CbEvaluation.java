@@ -22,8 +22,11 @@ import org.largecat.spark.data.PartitionRows;
  * one tree aggregation sums the log-likelihoods and the accuracy credits.
  */
 public final class CbEvaluation {
-  /** Rows scored at once: the chunk's three N × K log-probability arrays stay small. */
-  private static final int ROW_CHUNK = 1024;
+  /**
+   * Rows scored at once: their N x K probabilities stay small, and the predictor scores them on the
+   * task's own thread.
+   */
+  private static final int ROW_CHUNK = CbPredictor.ROW_CHUNK;
 
   private CbEvaluation() {}
 
