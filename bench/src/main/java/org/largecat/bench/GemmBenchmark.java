@@ -20,10 +20,13 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * dgemm and sgemm at two shapes: {@code square}, 1000 x 1000 times 1000 x 1000; and {@code xtEz},
  * IB-CAVI's X^T E[Z] with X the N x M covariates and E[Z] the N x K latent means (N = 10^5, M =
- * 100, K = 1000), an (M x N)(N x K) product with a long inner dimension, X read transposed.
- * Sampled, so the table shows medians (p0.50). The BLAS libraries take their thread count from
- * OPENBLAS_NUM_THREADS when they load: bench/gemm-vs-c.sh runs this with 1 and 2, next to the same
- * products called from C.
+ * 100, K = 1000), an (M x N)(N x K) product with a long inner dimension, X read transposed. Also,
+ * not run by default, the factorized trainer's shared step for one thread's chunk of 250 examples
+ * at r = 128 and |S| = S (FactorizedStepBenchmark): {@code scores:S}, H U_S^T (250 x 128 times (S x
+ * 128)^T); {@code dH:S}, C U_S (250 x S times S x 128); {@code dU:S}, C^T H ((250 x S)^T times 250
+ * x 128). Sampled, so the table shows medians (p0.50). The BLAS libraries take their thread count
+ * from OPENBLAS_NUM_THREADS when they load: bench/gemm-vs-c.sh runs this with 1 and 2, next to the
+ * same products called from C.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -39,6 +42,11 @@ import org.openjdk.jmh.infra.Blackhole;
     })
 @State(Scope.Benchmark)
 public class GemmBenchmark {
+  /** The factorized step's shapes: a thread's chunk of a 500-example batch, and r. */
+  private static final int CHUNK = 250;
+
+  private static final int RANK = 128;
+
   @Param({"scalar", "simd", "blas", "jblas"})
   public String backend;
 
@@ -46,6 +54,7 @@ public class GemmBenchmark {
   public String shape;
 
   private boolean transA;
+  private boolean transB;
   private int m;
   private int n;
   private int k;
@@ -60,11 +69,17 @@ public class GemmBenchmark {
   @Setup
   public void data() {
     ops = ResolvedBackends.select(backend, KernelFamily.MATRIX_OPS).matrixOps();
-    switch (shape) {
-      case "square" -> dimensions(false, 1000, 1000, 1000);
-      case "xtEz" -> dimensions(true, 100, 1000, 100_000);
+    String[] named = shape.split(":", 2);
+    int sampled = named.length == 2 ? sampledClasses(named[1]) : 0;
+    switch (named.length == 2 ? named[0] + ":" : shape) {
+      case "square" -> dimensions(false, false, 1000, 1000, 1000);
+      case "xtEz" -> dimensions(true, false, 100, 1000, 100_000);
+      case "scores:" -> dimensions(false, true, CHUNK, sampled, RANK);
+      case "dH:" -> dimensions(false, false, CHUNK, RANK, sampled);
+      case "dU:" -> dimensions(true, false, sampled, RANK, CHUNK);
       default ->
-          throw new IllegalArgumentException("unknown shape " + shape + "; known: square, xtEz");
+          throw new IllegalArgumentException(
+              "unknown shape " + shape + "; known: square, xtEz, scores:S, dH:S, dU:S");
     }
     SplittableRandom random = new SplittableRandom(11);
     a = random.doubles((long) m * k, -1, 1).toArray();
@@ -74,12 +89,25 @@ public class GemmBenchmark {
     bf = floats(b);
     cf = new float[m * n];
     System.out.printf(
-        "%n[largecat] %s: C (%d x %d) = %s (%d x %d) B (%d x %d), %.1f GFLOP per product%n",
-        shape, m, n, transA ? "A^T" : "A", m, k, k, n, 2e-9 * m * n * k);
+        "%n[largecat] %s: C (%d x %d) = %s (%d x %d) %s (%d x %d), %.4f GFLOP per product%n",
+        shape, m, n, transA ? "A^T" : "A", m, k, transB ? "B^T" : "B", k, n, 2e-9 * m * n * k);
   }
 
-  private void dimensions(boolean transA, int m, int n, int k) {
+  private static int sampledClasses(String text) {
+    try {
+      int sampled = Integer.parseInt(text);
+      if (sampled >= 1) {
+        return sampled;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("|S| in shape must be a positive integer, got " + text);
+  }
+
+  private void dimensions(boolean transA, boolean transB, int m, int n, int k) {
     this.transA = transA;
+    this.transB = transB;
     this.m = m;
     this.n = n;
     this.k = k;
@@ -95,13 +123,14 @@ public class GemmBenchmark {
 
   @Benchmark
   public void dgemm(Blackhole bh) {
-    ops.gemm(transA, false, m, n, k, 1, a, 0, transA ? m : k, b, 0, n, 0, c, 0, n);
+    ops.gemm(transA, transB, m, n, k, 1, a, 0, transA ? m : k, b, 0, transB ? k : n, 0, c, 0, n);
     bh.consume(c);
   }
 
   @Benchmark
   public void sgemm(Blackhole bh) {
-    ops.gemm(transA, false, m, n, k, 1f, af, 0, transA ? m : k, bf, 0, n, 0f, cf, 0, n);
+    ops.gemm(
+        transA, transB, m, n, k, 1f, af, 0, transA ? m : k, bf, 0, transB ? k : n, 0f, cf, 0, n);
     bh.consume(cf);
   }
 }

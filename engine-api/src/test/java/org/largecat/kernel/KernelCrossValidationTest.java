@@ -181,7 +181,8 @@ class KernelCrossValidationTest {
 
   /**
    * The factorized model's step at embedding widths r = 64, 100, 128, 256: h from three input rows,
-   * the scores of 101 output rows against h, ∂h from them, and their update along h.
+   * the scores of 101 output rows against h, ∂h from them, and their update along h; then again
+   * with adversarial values in both tables, which reach h and the scores too.
    */
   @ParameterizedTest
   @MethodSource("checked")
@@ -190,17 +191,23 @@ class KernelCrossValidationTest {
     SplittableRandom random = new SplittableRandom(12);
     int classes = 500;
     for (int r : new int[] {64, 100, 128, 256}) {
-      float[] inputs = TestInputs.uniformFloats(random, classes * r);
-      float[] outputs = TestInputs.uniformFloats(random, classes * r);
-      int[] features = random.ints(0, classes).distinct().limit(3).sorted().toArray();
-      float[] values = TestInputs.uniformFloats(random, 3);
-      int[] rows = random.ints(101, 0, classes).toArray();
-      float[] coef = TestInputs.uniformFloats(random, 101);
-      float[] h = new float[r + 1];
-      ops.gatherAxpy(inputs, classes, r, features, 0, 3, values, 0, h, 1);
-      ops.gatherDot(outputs, classes, r, rows, 0, 101, h, 1, new double[101], 0);
-      ops.gatherAxpy(outputs, classes, r, rows, 0, 101, coef, 0, new float[r], 0);
-      ops.scatterAxpy(outputs, classes, r, rows, 0, 101, coef, 0, h, 1);
+      for (boolean adversarial : new boolean[] {false, true}) {
+        float[] inputs = TestInputs.uniformFloats(random, classes * r);
+        float[] outputs = TestInputs.uniformFloats(random, classes * r);
+        if (adversarial) {
+          TestInputs.sprinkle(random, inputs);
+          TestInputs.sprinkle(random, outputs);
+        }
+        int[] features = random.ints(0, classes).distinct().limit(3).sorted().toArray();
+        float[] values = TestInputs.uniformFloats(random, 3);
+        int[] rows = random.ints(101, 0, classes).toArray();
+        float[] coef = TestInputs.uniformFloats(random, 101);
+        float[] h = new float[r + 1];
+        ops.gatherAxpy(inputs, classes, r, features, 0, 3, values, 0, h, 1);
+        ops.gatherDot(outputs, classes, r, rows, 0, 101, h, 1, new double[101], 0);
+        ops.gatherAxpy(outputs, classes, r, rows, 0, 101, coef, 0, new float[r], 0);
+        ops.scatterAxpy(outputs, classes, r, rows, 0, 101, coef, 0, h, 1);
+      }
     }
   }
 

@@ -52,12 +52,19 @@ public final class FactorizedTrainer implements Trainer {
   private final SampledBound bound;
   private final ClassSampler classSampler;
 
-  /** Shared mode: this iteration's classes, their weights before exclusion, and their U rows. */
+  /**
+   * Shared mode: this iteration's classes, their weights before exclusion, their biases and U rows.
+   */
   private final int[] sharedRows;
 
   private final double[] sharedWeight;
   private final double[] sharedLogWeight;
+  private final double[] sharedBias;
   private final float[] sharedOutputs;
+
+  /** Shared mode: S's slots by class, to take each example's label out of S. */
+  private final SharedSlots sharedSlots;
+
   private final ClassSampler sharedSampler;
   private final CounterRandom sharedRandom = new CounterRandom();
 
@@ -118,6 +125,8 @@ public final class FactorizedTrainer implements Trainer {
     sharedRows = shared ? new int[sampled] : null;
     sharedWeight = shared ? new double[sampled] : null;
     sharedLogWeight = shared ? new double[sampled] : null;
+    sharedBias = shared ? new double[sampled] : null;
+    sharedSlots = shared ? new SharedSlots(classes, sampled) : null;
     sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
     sharedSampler = shared ? classSampler.copy() : null;
 
@@ -231,9 +240,12 @@ public final class FactorizedTrainer implements Trainer {
   private void drawSharedClasses() {
     sharedRandom.reseed(options.seed(), iteration, -1);
     sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
+    sharedSlots.index(sharedRows);
     for (int j = 0; j < sampled; j++) {
+      int k = sharedRows[j];
       sharedLogWeight[j] = Math.log(sharedWeight[j]);
-      System.arraycopy(model.outputs(), sharedRows[j] * rank, sharedOutputs, j * rank, rank);
+      sharedBias[j] = model.biases()[k];
+      System.arraycopy(model.outputs(), k * rank, sharedOutputs, j * rank, rank);
     }
   }
 
@@ -351,6 +363,8 @@ public final class FactorizedTrainer implements Trainer {
       }
       float[] u = model.outputs();
       double[] b = model.biases();
+      System.arraycopy(sharedWeight, 0, weight, 0, sampled);
+      System.arraycopy(sharedLogWeight, 0, logWeight, 0, sampled);
       kernels
           .matrixOps()
           .gemm(
@@ -376,17 +390,19 @@ public final class FactorizedTrainer implements Trainer {
         int label = data.labels()[n];
         random.reseed(options.seed(), iteration, n);
         batchRows[base] = label;
-        ClassSampler.excludeLabel(
-            label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+        sharedSlots.exclude(label, weight, logWeight);
         scores[0] = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
+        int at = (i - from) * sampled;
         for (int j = 0; j < sampled; j++) {
-          scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
+          scores[j + 1] = sharedScores[at + j] + sharedBias[j];
         }
         boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
+        sharedSlots.restore(label, sharedWeight, sharedLogWeight, weight, logWeight);
         batchCoef[base] = coef[0];
-        System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
         for (int j = 0; j < sampled; j++) {
-          sharedCoefSum[j] += coef[j + 1];
+          float c = coef[j + 1];
+          sharedCoef[at + j] = c;
+          sharedCoefSum[j] += c;
         }
       }
       kernels

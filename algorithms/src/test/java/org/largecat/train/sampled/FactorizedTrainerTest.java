@@ -177,7 +177,8 @@ class FactorizedTrainerTest {
   /**
    * Known truth: a rank-4 softmax with K = 40 classes over D = 60 sparse features; A&R under the
    * converge issue's stopping rule and step defaults, from the random start, with per-example and
-   * shared class sets, comes within 1% of the generating model's exact test log-likelihood.
+   * shared class sets, comes within 1% of the generating model's exact test log-likelihood; also
+   * with shared sets drawn with replacement by frequency^0.5.
    */
   @Test
   void recoversAKnownRankFourModel() {
@@ -189,13 +190,17 @@ class FactorizedTrainerTest {
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
-    for (Sampling sampling : Sampling.values()) {
-      TrainingOptions options =
-          TrainingOptions.defaults(Method.AR_SOFTMAX)
-              .withBatch(500, 10)
-              .withThreads(2)
-              .withSampling(sampling)
-              .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    TrainingOptions common =
+        TrainingOptions.defaults(Method.AR_SOFTMAX)
+            .withBatch(500, 10)
+            .withThreads(2)
+            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    for (TrainingOptions options :
+        new TrainingOptions[] {
+          common.withSampling(Sampling.PER_EXAMPLE),
+          common.withSampling(Sampling.SHARED),
+          common.withSampling(Sampling.SHARED).withSamplingPower(0.5)
+        }) {
       FactorizedModel model = FactorizedTrainer.initialModel(train, options, rank);
       TrainingRun run;
       try (FactorizedTrainer trainer = new FactorizedTrainer(train, model, options, KERNELS)) {
@@ -206,7 +211,15 @@ class FactorizedTrainerTest {
       double fitted = Evaluation.evaluate(model, test, KERNELS, 5, 2).meanLogLikelihood();
       assertTrue(
           fitted > best * 1.01,
-          sampling + ": test log-likelihood " + fitted + " vs the truth's " + best + ", " + run);
+          options.sampling()
+              + ", power "
+              + options.samplingPower()
+              + ": test log-likelihood "
+              + fitted
+              + " vs the truth's "
+              + best
+              + ", "
+              + run);
     }
   }
 
