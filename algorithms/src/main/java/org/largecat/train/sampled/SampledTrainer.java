@@ -455,11 +455,9 @@ public final class SampledTrainer implements Trainer {
       SoftmaxBlock.scores(
           kernels, model, batchFeatures, from * columns, to - from, c, from * classes);
       for (int i = from; i < to; i++) {
-        int label = i * classes + data.labels()[batchExamples[i]];
-        float labelScore = c[label];
-        boundSum += labelScore - kernels.vectorOps().softmax(classes, c, i * classes);
-        kernels.vectorOps().scale(classes, -1f, c, i * classes);
-        c[label] += 1;
+        boundSum +=
+            SoftmaxBlock.labelGradient(
+                kernels.vectorOps(), classes, c, i * classes, data.labels()[batchExamples[i]]);
       }
     }
 
