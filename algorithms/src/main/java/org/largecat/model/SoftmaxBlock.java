@@ -6,7 +6,7 @@ import org.largecat.kernel.VectorOps;
 /**
  * The scores of a block of rows against all K classes, ψ = X_B Wᵀ + b for a linear model or H_B Uᵀ
  * + b for a factorized one's embeddings, by one float gemm, and each row of them turned into the
- * gradient of log p(y | x) in ψ by {@link VectorOps#softmax} (A&R Eq. 1). The caller keeps the
+ * gradient of −log p(y | x) in ψ by {@link VectorOps#softmax} (A&R Eq. 1). The caller keeps the
  * block small, so no N × K matrix is ever held.
  */
 public final class SoftmaxBlock {
@@ -91,18 +91,18 @@ public final class SoftmaxBlock {
   }
 
   /**
-   * Turns the row scores[off, off + K) into e_y − p, the gradient of log p(y | x) in ψ (A&R Eq. 1),
-   * and returns log p(y | x) = ψ_y − log Σ_k e^{ψ_k}.
+   * Turns the row scores[off, off + K) into p − e_y, the gradient of −log p(y | x) in ψ (A&R Eq.
+   * 1), and returns log p(y | x) = ψ_y − log Σ_k e^{ψ_k}. The sign is the loss's so that the row
+   * needs no pass of its own: the caller's gemms take the likelihood's gradient with alpha = −1.
    */
-  public static double labelGradient(VectorOps ops, int classes, float[] scores, int off, int y) {
+  public static double lossGradient(VectorOps ops, int classes, float[] scores, int off, int y) {
     if (y < 0 || y >= classes) {
       throw new IllegalArgumentException(
           "label " + y + " is not one of the " + classes + " classes");
     }
     float labelScore = scores[off + y];
     double logLikelihood = labelScore - ops.softmax(classes, scores, off);
-    ops.scale(classes, -1f, scores, off);
-    scores[off + y] += 1;
+    scores[off + y] -= 1;
     return logLikelihood;
   }
 }

@@ -24,14 +24,15 @@ import org.largecat.train.TrainingOptions;
  * <p>Each iteration takes the next mini-batch of an epoch's permutation. Phase one, split across
  * threads by example: each thread chunk's embeddings h_n = Σ_j x_nj v_j (a gather-axpy of the input
  * rows, so x may be sparse), their scores H Uᵀ + b against all K classes by one gemm ({@link
- * SoftmaxBlock}), each row turned into the coefficients e_y − p, and ∂L/∂H = C U by a second gemm.
- * Phase two, split by thread into a range of classes and a share of the batch's input rows: the
- * range's output rows' gradient Cᵀ H by a third gemm, the biases' as C's column sums in batch
- * order, and each touched input row's Σ_n x_nj ∂L/∂h_n by a gather-axpy of the batch's (feature,
- * example) pairs bucketed by feature; every row is applied with the {@link StepSizeSchedule} as in
- * {@link FactorizedTrainer}. Both phases read the model as the batch found it. A step costs
- * 6·|B|·K·r flops in the three gemms and |B|·K exponentials, and holds the |B| × K coefficients;
- * the gemms sum by thread chunk, so the last bits of a run may differ with the thread count.
+ * SoftmaxBlock}), each row turned into the coefficients C = p − e_y (the loss's gradient in ψ), and
+ * ∂L/∂H = −C U by a second gemm. Phase two, split by thread into a range of classes and a share of
+ * the batch's input rows: the range's output rows' gradient −Cᵀ H by a third gemm, the biases' −Cᵀ
+ * 1 by a gemv, and each touched input row's Σ_n x_nj ∂L/∂h_n by a gather-axpy of the batch's
+ * (feature, example) pairs bucketed by feature; every row is applied with the {@link
+ * StepSizeSchedule} as in {@link FactorizedTrainer}. Both phases read the model as the batch found
+ * it. A step costs 6·|B|·K·r flops in the three gemms and |B|·K exponentials, and holds the |B| × K
+ * coefficients; the gemms sum by thread chunk, so the last bits of a run may differ with the thread
+ * count.
  */
 public final class FactorizedSoftmaxTrainer implements Trainer {
   private final Dataset data;
@@ -44,11 +45,14 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
   private final BatchOrder batches;
   private final int[] batchExamples;
 
-  /** Per batch position i: h_i and ∂L/∂h_i (|B| × r), and the coefficients e_y − p (|B| × K). */
+  /** Per batch position i: h_i and ∂L/∂h_i (|B| × r), and the coefficients p − e_y (|B| × K). */
   private final float[] embeddings;
 
   private final float[] embeddingGradients;
   private final float[] coefficients;
+
+  /** |B| ones, for the biases' gradient as a gemv. */
+  private final float[] ones;
 
   /** Per batch position i: x_n's nonzero columns and values at [i·maxRow, i·maxRow + nnz). */
   private final int[] batchColumns;
@@ -96,6 +100,8 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     embeddingGradients = new float[embeddings.length];
     coefficients =
         new float[MemoryBudget.arrayLength("the batch's scores, |B| × K", 4, batch, classes)];
+    ones = new float[batch];
+    Arrays.fill(ones, 1f);
     maxRow = FactorizedTrainer.maxRowLength(data.features());
     batchColumns = new int[Math.multiplyExact(batch, maxRow)];
     batchValues = new float[batchColumns.length];
@@ -169,7 +175,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
 
     private final int endClass;
     private final float[] outputGradients;
-    private final double[] biasGradients;
+    private final float[] biasGradients;
 
     /** A row's gradient, and copies of its weights and s. */
     private final float[] gradient = new float[rank];
@@ -183,7 +189,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       firstClass = (int) ((long) classes * thread / threads);
       endClass = (int) ((long) classes * (thread + 1) / threads);
       outputGradients = new float[Math.multiplyExact(endClass - firstClass, rank)];
-      biasGradients = new double[endClass - firstClass];
+      biasGradients = new float[endClass - firstClass];
     }
 
     void examples() {
@@ -205,7 +211,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       SoftmaxBlock.scores(kernels, model, embeddings, from * rank, to - from, c, from * classes);
       for (int i = from; i < to; i++) {
         logLikelihood +=
-            SoftmaxBlock.labelGradient(
+            SoftmaxBlock.lossGradient(
                 ops, classes, c, i * classes, data.labels()[batchExamples[i]]);
       }
       kernels
@@ -216,7 +222,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
               to - from,
               rank,
               classes,
-              1f,
+              -1f,
               c,
               from * classes,
               classes,
@@ -242,7 +248,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       }
     }
 
-    /** Cᵀ H for the thread's classes by one gemm, their biases' gradient C's column sums. */
+    /** −Cᵀ H for the thread's classes by one gemm, their biases' gradient −Cᵀ 1 by a gemv. */
     private void updateClasses() {
       int count = endClass - firstClass;
       int size = batches.size;
@@ -254,7 +260,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
               count,
               rank,
               size,
-              1f,
+              -1f,
               coefficients,
               firstClass,
               classes,
@@ -265,12 +271,21 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
               outputGradients,
               0,
               rank);
-      Arrays.fill(biasGradients, 0);
-      for (int i = 0; i < size; i++) {
-        for (int j = 0, at = i * classes + firstClass; j < count; j++) {
-          biasGradients[j] += coefficients[at + j];
-        }
-      }
+      kernels
+          .matrixOps()
+          .gemv(
+              true,
+              size,
+              count,
+              -1f,
+              coefficients,
+              firstClass,
+              classes,
+              ones,
+              0,
+              0f,
+              biasGradients,
+              0);
       // Every class has a gradient every iteration: its last update was the previous iteration.
       int last = iteration - 1;
       for (int j = 0; j < count; j++) {

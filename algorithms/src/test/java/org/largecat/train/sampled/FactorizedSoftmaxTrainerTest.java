@@ -112,7 +112,7 @@ class FactorizedSoftmaxTrainerTest {
       }
       for (int k = 0; k < classes; k++) {
         gb[k] += c[k];
-        eb[k] += ec[k] + 0x1p-52 * rows * Math.abs(c[k]);
+        eb[k] += ec[k] + gamma(rows) * (Math.abs(c[k]) + ec[k]);
         for (int i = 0; i < rank; i++) {
           gu[k * rank + i] += c[k] * h[i];
           eu[k * rank + i] +=
@@ -140,7 +140,8 @@ class FactorizedSoftmaxTrainerTest {
     }
     assertEquals(expected, logLikelihood, expectedError, "the step's log-likelihood");
     // SGD on the mean: w + rate g / N, in float for the tables (the scale 1/N, the product and the
-    // sum each rounded once), in double for the biases but for the scale 1/N, a float.
+    // sum each rounded once), in double for the biases but for the scale 1/N and the gradient,
+    // floats.
     double step = rate / rows;
     float[][] tables = {model.inputs(), model.outputs()};
     double[][] before = {v, u};
@@ -165,7 +166,7 @@ class FactorizedSoftmaxTrainerTest {
       assertEquals(
           b[k] + step * gb[k],
           model.biases()[k],
-          step * eb[k] + U * Math.abs(step * gb[k]) + 0x1p-50 * Math.abs(b[k]),
+          step * eb[k] + 2 * U * Math.abs(step * gb[k]) + 0x1p-50 * Math.abs(b[k]),
           "b_" + k);
     }
   }
@@ -266,7 +267,7 @@ class FactorizedSoftmaxTrainerTest {
     IllegalArgumentException label =
         assertThrows(
             IllegalArgumentException.class,
-            () -> SoftmaxBlock.labelGradient(KERNELS.vectorOps(), 3, new float[3], 0, 3));
+            () -> SoftmaxBlock.lossGradient(KERNELS.vectorOps(), 3, new float[3], 0, 3));
     assertTrue(label.getMessage().contains("label 3"), label.getMessage());
   }
 }
