@@ -35,6 +35,7 @@ import org.largecat.train.fullbatch.FullBatchSoftmax;
 import org.largecat.train.fullbatch.LbfgsResult;
 import org.largecat.train.fullbatch.LbfgsSettings;
 import org.largecat.train.sampled.FactorizedTrainer;
+import org.largecat.train.sampled.FactorizedTrainers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -523,7 +524,7 @@ final class TrainCommand implements Callable<Integer> {
         switch (model) {
           case LinearModel linear -> shared.trainer(train, linear, options, kernels);
           case FactorizedModel factorized ->
-              new FactorizedTrainer(train, factorized, options, kernels);
+              FactorizedTrainers.create(train, factorized, options, kernels);
         }) {
       perEpoch = trainer.iterationsPerEpoch();
       run =

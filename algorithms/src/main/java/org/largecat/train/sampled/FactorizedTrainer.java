@@ -518,7 +518,7 @@ public final class FactorizedTrainer implements Trainer {
     }
   }
 
-  private static int maxRowLength(Features x) {
+  static int maxRowLength(Features x) {
     if (!(x instanceof SparseFeatures s)) {
       return x.columns();
     }
@@ -538,7 +538,7 @@ public final class FactorizedTrainer implements Trainer {
    * A stable counting sort of (row, source, weight) entries by row, rows in order of first
    * appearance: the entries of touched[t] are [start[t], start[t + 1]) of source and weight.
    */
-  private static final class Buckets {
+  static final class Buckets {
     private final int[] count;
     private final int[] entryRow;
     private final int[] entrySource;

@@ -44,9 +44,9 @@ import org.largecat.train.TrainingOptions;
  * the thread count except in shared mode with dense x, whose gemms sum by thread chunk.
  *
  * <p>The exact softmax with dense x skips the slots: phase one takes each thread chunk's scores
- * against all K rows by one gemm and turns them row by row into the coefficients e_y − p ({@link
- * SoftmaxBlock}); phase two, split by class, takes a block of classes' gradient rows Cᵀ X_B by
- * another gemm and applies them. A step is two gemms of the batch against W and the row-wise
+ * against all K rows by one gemm and turns them row by row into the coefficients C = p − e_y
+ * ({@link SoftmaxBlock}); phase two, split by class, takes a block of classes' gradient rows −Cᵀ
+ * X_B by another gemm and applies them. A step is two gemms of the batch against W and the row-wise
  * softmax, and its results may differ in the last bits with the thread count (the gemm's sums).
  */
 public final class SampledTrainer implements Trainer {
@@ -100,7 +100,7 @@ public final class SampledTrainer implements Trainer {
   private final int[] batchRows;
 
   /**
-   * Exact softmax, dense x: the batch's rows of x, and its scores turned into coefficients e_y − p
+   * Exact softmax, dense x: the batch's rows of x, and its scores turned into coefficients p − e_y
    * (batch × K); per thread, the gradient rows of a block of classes and of their biases.
    */
   private final float[] batchFeatures;
@@ -440,7 +440,7 @@ public final class SampledTrainer implements Trainer {
 
     /**
      * Exact softmax with dense x: the chunk's rows of x into the batch's, their scores against all
-     * K rows by one gemm, and each row of scores into e_y − p, the gradient of log p(y | x) in ψ
+     * K rows by one gemm, and each row of scores into p − e_y, the gradient of −log p(y | x) in ψ
      * (A&R Eq. 1).
      */
     private void runFullDense(int from, int to) {
@@ -455,11 +455,9 @@ public final class SampledTrainer implements Trainer {
       SoftmaxBlock.scores(
           kernels, model, batchFeatures, from * columns, to - from, c, from * classes);
       for (int i = from; i < to; i++) {
-        int label = i * classes + data.labels()[batchExamples[i]];
-        float labelScore = c[label];
-        boundSum += labelScore - kernels.vectorOps().softmax(classes, c, i * classes);
-        kernels.vectorOps().scale(classes, -1f, c, i * classes);
-        c[label] += 1;
+        boundSum +=
+            SoftmaxBlock.lossGradient(
+                kernels.vectorOps(), classes, c, i * classes, data.labels()[batchExamples[i]]);
       }
     }
 
@@ -573,8 +571,8 @@ public final class SampledTrainer implements Trainer {
 
   /**
    * Phase two of the exact softmax with dense x, for the classes [r·K/threads, (r+1)·K/threads): a
-   * block of classes' gradient rows at a time by one gemm, Cᵀ X_B, their biases' as the columns'
-   * sums in batch order, each row applied as a touched row is.
+   * block of classes' gradient rows at a time by one gemm, −Cᵀ X_B, their biases' as the columns'
+   * negated sums in batch order, each row applied as a touched row is.
    */
   private void updateAllClasses(int thread, RowBuffers row) {
     int threads = workers.length;
@@ -592,7 +590,7 @@ public final class SampledTrainer implements Trainer {
               count,
               columns,
               batches.size,
-              1f,
+              -1f,
               batchCoefficients,
               first,
               classes,
@@ -606,7 +604,7 @@ public final class SampledTrainer implements Trainer {
       Arrays.fill(biasGradients, 0);
       for (int b = 0; b < batches.size; b++) {
         for (int j = 0; j < count; j++) {
-          biasGradients[j] += batchCoefficients[b * classes + first + j];
+          biasGradients[j] -= batchCoefficients[b * classes + first + j];
         }
       }
       for (int j = 0; j < count; j++) {

@@ -9,7 +9,7 @@ import org.largecat.spark.ExecutorKernels;
 import org.largecat.spark.eval.ShippedModel;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
-import org.largecat.train.sampled.FactorizedTrainer;
+import org.largecat.train.sampled.FactorizedTrainers;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**
@@ -53,7 +53,7 @@ final class PartitionTrainer {
     trainer =
         switch (local) {
           case LinearModel linear -> new SampledTrainer(data, linear, own, ExecutorKernels.get());
-          case FactorizedModel f -> new FactorizedTrainer(data, f, own, ExecutorKernels.get());
+          case FactorizedModel f -> FactorizedTrainers.create(data, f, own, ExecutorKernels.get());
         };
     if (trainer.iterationsPerEpoch() < roundsPerEpoch) {
       throw new IllegalArgumentException(

@@ -1,0 +1,325 @@
+package org.largecat.train.sampled;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.largecat.MemoryBudget;
+import org.largecat.data.Dataset;
+import org.largecat.data.Features;
+import org.largecat.kernel.Kernels;
+import org.largecat.kernel.VectorOps;
+import org.largecat.model.FactorizedModel;
+import org.largecat.model.SoftmaxBlock;
+import org.largecat.train.Method;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.Trainer;
+import org.largecat.train.TrainingOptions;
+
+/**
+ * Exact-softmax-sgd on a {@link FactorizedModel}: stochastic maximisation of the log-likelihood
+ * itself (A&R Eq. 1) over all K classes, its mini-batch gradient taken by gemms at width r. It
+ * needs no per-example parameter, as A&R's η_n, and no class samples.
+ *
+ * <p>Each iteration takes the next mini-batch of an epoch's permutation. Phase one, split across
+ * threads by example: each thread chunk's embeddings h_n = Σ_j x_nj v_j (a gather-axpy of the input
+ * rows, so x may be sparse), their scores H Uᵀ + b against all K classes by one gemm ({@link
+ * SoftmaxBlock}), each row turned into the coefficients C = p − e_y (the loss's gradient in ψ), and
+ * ∂L/∂H = −C U by a second gemm. Phase two, split by thread into a range of classes and a share of
+ * the batch's input rows: the range's output rows' gradient −Cᵀ H by a third gemm, the biases' −Cᵀ
+ * 1 by a gemv, and each touched input row's Σ_n x_nj ∂L/∂h_n by a gather-axpy of the batch's
+ * (feature, example) pairs bucketed by feature; every row is applied with the {@link
+ * StepSizeSchedule} as in {@link FactorizedTrainer}. Both phases read the model as the batch found
+ * it. A step costs 6·|B|·K·r flops in the three gemms and |B|·K exponentials, and holds the |B| × K
+ * coefficients; the gemms sum by thread chunk, so the last bits of a run may differ with the thread
+ * count.
+ */
+public final class FactorizedSoftmaxTrainer implements Trainer {
+  private final Dataset data;
+  private final FactorizedModel model;
+  private final Kernels kernels;
+  private final VectorOps ops;
+  private final int classes;
+  private final int rank;
+
+  private final BatchOrder batches;
+  private final int[] batchExamples;
+
+  /** Per batch position i: h_i and ∂L/∂h_i (|B| × r), and the coefficients p − e_y (|B| × K). */
+  private final float[] embeddings;
+
+  private final float[] embeddingGradients;
+  private final float[] coefficients;
+
+  /** |B| ones, for the biases' gradient as a gemv. */
+  private final float[] ones;
+
+  /** Per batch position i: x_n's nonzero columns and values at [i·maxRow, i·maxRow + nnz). */
+  private final int[] batchColumns;
+
+  private final float[] batchValues;
+  private final int[] batchNonzeros;
+  private final int maxRow;
+  private final FactorizedTrainer.Buckets featureBuckets;
+
+  private final float[] squaresOutputs;
+  private final float[] squaresInputs;
+  private final double[] squaresBiases;
+  private final int[] featureLast;
+  private final RowUpdate rowUpdate;
+
+  private final Worker[] workers;
+  private final List<Callable<Void>> examplePhase = new ArrayList<>();
+  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final TrainingThreads threadPool;
+  private int iteration;
+  private double stepScale = 1;
+
+  /**
+   * Prepares to train {@code model} in place on {@code data} with exact-softmax-sgd; {@link
+   * FactorizedTrainer#initialModel} gives the random start.
+   */
+  public FactorizedSoftmaxTrainer(
+      Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
+    if (options.method() != Method.EXACT_SOFTMAX_SGD) {
+      throw new IllegalArgumentException(
+          "the factorized exact-softmax trainer runs exact-softmax-sgd, not "
+              + options.method().label());
+    }
+    SampledTrainer.requireTrainable(data, model, options);
+    this.data = data;
+    this.model = model;
+    this.kernels = kernels;
+    this.ops = kernels.vectorOps();
+    this.classes = data.classes();
+    this.rank = model.rank();
+    batches = new BatchOrder(data.rows(), options.batch(), options.seed());
+    batchExamples = batches.examples;
+    int batch = batchExamples.length;
+    embeddings = new float[Math.multiplyExact(batch, rank)];
+    embeddingGradients = new float[embeddings.length];
+    coefficients =
+        new float[MemoryBudget.arrayLength("the batch's scores, |B| × K", 4, batch, classes)];
+    ones = new float[batch];
+    Arrays.fill(ones, 1f);
+    maxRow = FactorizedTrainer.maxRowLength(data.features());
+    batchColumns = new int[Math.multiplyExact(batch, maxRow)];
+    batchValues = new float[batchColumns.length];
+    batchNonzeros = new int[batch];
+    featureBuckets = new FactorizedTrainer.Buckets(data.columns(), batchColumns.length);
+
+    rowUpdate = new RowUpdate(options, data.rows());
+    boolean adaptive = rowUpdate.adaptive();
+    squaresOutputs = adaptive ? new float[model.outputs().length] : null;
+    squaresInputs = adaptive ? new float[model.inputs().length] : null;
+    squaresBiases = adaptive ? new double[classes] : null;
+    featureLast = new int[data.columns()];
+
+    int threads = options.threads();
+    workers = new Worker[threads];
+    for (int r = 0; r < threads; r++) {
+      Worker worker = new Worker(r, threads);
+      workers[r] = worker;
+      examplePhase.add(
+          () -> {
+            worker.examples();
+            return null;
+          });
+      updatePhase.add(
+          () -> {
+            worker.update();
+            return null;
+          });
+    }
+    threadPool = new TrainingThreads(threads);
+  }
+
+  @Override
+  public int iterationsPerEpoch() {
+    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+  }
+
+  @Override
+  public void scaleStepSize(double factor) {
+    stepScale *= factor;
+  }
+
+  /** Runs one iteration and returns the batch's log-likelihood scaled to the training set. */
+  @Override
+  public double step() {
+    iteration++;
+    batches.next();
+    threadPool.run(examplePhase);
+    featureBuckets.clear();
+    for (int i = 0; i < batches.size; i++) {
+      for (int e = i * maxRow, end = e + batchNonzeros[i]; e < end; e++) {
+        featureBuckets.add(batchColumns[e], i, batchValues[e]);
+      }
+    }
+    featureBuckets.sort();
+    rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
+    threadPool.run(updatePhase);
+    double sum = 0;
+    for (Worker w : workers) {
+      sum += w.logLikelihood;
+    }
+    return data.rows() / (double) batches.size * sum;
+  }
+
+  /** Phase one for a thread's chunk of the batch, phase two for its classes and input rows. */
+  private final class Worker {
+    private final int thread;
+
+    /** Classes [firstClass, endClass): their output rows' gradient (a row each) and biases'. */
+    private final int firstClass;
+
+    private final int endClass;
+    private final float[] outputGradients;
+    private final float[] biasGradients;
+
+    /** A row's gradient, and copies of its weights and s. */
+    private final float[] gradient = new float[rank];
+
+    private final float[] row = new float[rank];
+    private final float[] squares = new float[rank];
+    double logLikelihood;
+
+    Worker(int thread, int threads) {
+      this.thread = thread;
+      firstClass = (int) ((long) classes * thread / threads);
+      endClass = (int) ((long) classes * (thread + 1) / threads);
+      outputGradients = new float[Math.multiplyExact(endClass - firstClass, rank)];
+      biasGradients = new float[endClass - firstClass];
+    }
+
+    void examples() {
+      logLikelihood = 0;
+      int from = (int) ((long) batches.size * thread / workers.length);
+      int to = (int) ((long) batches.size * (thread + 1) / workers.length);
+      if (from == to) {
+        return;
+      }
+      Features x = data.features();
+      int maxRow = FactorizedSoftmaxTrainer.this.maxRow;
+      for (int i = from; i < to; i++) {
+        int n = batchExamples[i];
+        Arrays.fill(embeddings, i * rank, (i + 1) * rank, 0f);
+        x.embed(ops, model.inputs(), rank, n, embeddings, i * rank);
+        batchNonzeros[i] = x.nonzeros(n, batchColumns, batchValues, i * maxRow);
+      }
+      float[] c = coefficients;
+      SoftmaxBlock.scores(kernels, model, embeddings, from * rank, to - from, c, from * classes);
+      for (int i = from; i < to; i++) {
+        logLikelihood +=
+            SoftmaxBlock.lossGradient(
+                ops, classes, c, i * classes, data.labels()[batchExamples[i]]);
+      }
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              false,
+              to - from,
+              rank,
+              classes,
+              -1f,
+              c,
+              from * classes,
+              classes,
+              model.outputs(),
+              0,
+              rank,
+              0f,
+              embeddingGradients,
+              from * rank,
+              rank);
+    }
+
+    /** Phase two: the thread's classes, then its share of the touched input rows. */
+    void update() {
+      if (endClass > firstClass) {
+        updateClasses();
+      }
+      int touched = featureBuckets.touchedCount;
+      int lo = (int) ((long) touched * thread / workers.length);
+      int hi = (int) ((long) touched * (thread + 1) / workers.length);
+      for (int t = lo; t < hi; t++) {
+        updateFeature(t);
+      }
+    }
+
+    /** −Cᵀ H for the thread's classes by one gemm, their biases' gradient −Cᵀ 1 by a gemv. */
+    private void updateClasses() {
+      int count = endClass - firstClass;
+      int size = batches.size;
+      kernels
+          .matrixOps()
+          .gemm(
+              true,
+              false,
+              count,
+              rank,
+              size,
+              -1f,
+              coefficients,
+              firstClass,
+              classes,
+              embeddings,
+              0,
+              rank,
+              0f,
+              outputGradients,
+              0,
+              rank);
+      kernels
+          .matrixOps()
+          .gemv(
+              true,
+              size,
+              count,
+              -1f,
+              coefficients,
+              firstClass,
+              classes,
+              ones,
+              0,
+              0f,
+              biasGradients,
+              0);
+      // Every class has a gradient every iteration: its last update was the previous iteration.
+      int last = iteration - 1;
+      for (int j = 0; j < count; j++) {
+        int k = firstClass + j;
+        rowUpdate.bias(model.biases(), squaresBiases, k, biasGradients[j], last);
+        System.arraycopy(outputGradients, j * rank, gradient, 0, rank);
+        rowUpdate.row(
+            model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
+      }
+    }
+
+    /** Input row of touched feature t: Σ x_nj ∂L/∂h_n. */
+    private void updateFeature(int t) {
+      FactorizedTrainer.Buckets f = featureBuckets;
+      int j = f.touched[t];
+      ops.gatherAxpy(
+          embeddingGradients,
+          batchExamples.length,
+          rank,
+          f.source,
+          f.start[t],
+          f.start[t + 1] - f.start[t],
+          f.weight,
+          f.start[t],
+          gradient,
+          0);
+      int last = featureLast[j];
+      featureLast[j] = iteration;
+      rowUpdate.row(model.inputs(), squaresInputs, j * rank, rank, last, gradient, row, squares);
+    }
+  }
+
+  @Override
+  public void close() {
+    threadPool.close();
+  }
+}
