@@ -165,7 +165,7 @@ final class Vocab {
                     logLikelihood,
                     Plots.Axes.LINEAR,
                     true)),
-            1,
+            2,
             settings.out().resolve("vocab-kjv-nextword"));
     if (fastTextRuns.isEmpty()) {
       return new ExperimentResult(List.of(table), figures);
