@@ -47,8 +47,8 @@ import org.largecat.train.sampled.SampledTrainer;
  * <p>The second table, {@code vocab-verdict}, states issue 24's criterion: fastText's best row
  * (highest accuracy over its grid) and the first factorized point (least training time, either
  * sampling) whose accuracy is higher, with whether that point also took less time. The linear model
- * with per-example sampling dominates the full form's time (about two minutes an epoch on two
- * cores); it stays as the baseline the factorized model replaces.
+ * with per-example sampling is the full form's longest part (docs/performance.md has its cost); it
+ * stays as the baseline the factorized model replaces.
  */
 final class Vocab {
   static final int RANK = 100;
