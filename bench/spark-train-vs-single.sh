@@ -2,7 +2,7 @@
 # One epoch of A&R softmax (the paper's settings, per-example sampling) on kjv-nextword: the
 # single-machine SampledTrainer on 2 threads against DistributedTrainer on Spark's local[2] (2
 # partitions, ROUNDS_PER_EPOCH rounds an epoch, default 1), ROUNDS interleaved rounds (default 3) in
-# one JVM (bench/src/main/java/org/largecat/bench/SparkTrainTiming.java), then the medians and
+# one JVM (bench/src/main/java/org/largecat/bench/TrainSparkTiming.java), then the medians and
 # spark / single. Needs the data of
 # `./largecat data prepare kjv-nextword` in DATA (default data/kjv-nextword) and a heap for four
 # copies of the 629 MB model (HEAP, default 12g). Raw output goes to bench/results/spark-train/.
@@ -35,7 +35,7 @@ log="$out/$(date -u +%Y%m%dT%H%M%SZ).txt"
   lscpu | grep -E '^(Model name|CPU family|Model):'
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
   "$JAVA_HOME/bin/java" "${jvm_options[@]}" "${spark_options[@]}" -Xmx"${HEAP:-12g}" -cp "$classpath" \
-    org.largecat.bench.SparkTrainTiming "$data/train.txt" "$data/test.txt" "${ROUNDS:-3}" 2 \
+    org.largecat.bench.TrainSparkTiming "$data/train.txt" "$data/test.txt" "${ROUNDS:-3}" 2 \
     "${ROUNDS_PER_EPOCH:-1}" 2>&1 | grep --line-buffered -v -E ' (INFO|WARN) |^WARNING|^Using Spark'
   echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$log"

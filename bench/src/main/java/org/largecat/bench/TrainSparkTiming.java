@@ -29,10 +29,10 @@ import org.largecat.train.sampled.SampledTrainer;
  * THREADS threads against DistributedTrainer on local[THREADS] with as many partitions, ROUNDS
  * interleaved rounds, each run's epoch seconds and test log-likelihood; run by
  * bench/spark-train-vs-single.sh, which sets the class path and JVM options. usage:
- * SparkTrainTiming TRAIN TEST ROUNDS THREADS ROUNDS_PER_EPOCH
+ * TrainSparkTiming TRAIN TEST ROUNDS THREADS ROUNDS_PER_EPOCH
  */
-public final class SparkTrainTiming {
-  private SparkTrainTiming() {}
+public final class TrainSparkTiming {
+  private TrainSparkTiming() {}
 
   public static void main(String[] args) throws Exception {
     Path trainFile = Path.of(args[0]);
