@@ -4,7 +4,7 @@
 # CB-probit, K = 1,000, M = 21, N = 16,000. Builds bench and what it needs (offline, no install),
 # runs with the launcher's JVM options plus the opens Spark needs (the root pom's spark.javaOptions).
 # Output goes to bench/results/cavi-spark-vs-single.txt too.
-# usage: bench/cavi-spark-vs-single.sh [rounds (3)] [iterations per run (20)] [partitions: 2 or e.g. 2,4,8] [N (16000)]
+# usage: bench/cavi-spark-vs-single.sh [rounds (3)] [iterations per run (100)] [partitions: 2 or e.g. 2,4,8] [N (16000)]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"

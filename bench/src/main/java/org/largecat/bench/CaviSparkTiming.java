@@ -27,23 +27,23 @@ import org.largecat.spark.cb.DistributedCavi;
  * single-machine {@link IbCavi} on two threads, on the same App. G.1.1 data (CB-probit, full
  * covariance, K = 1,000, M = 21, N = 16,000) in the same JVM, in interleaved rounds: per round and
  * run, the start (design, cache and fixed statistics), the first iteration and the median of the
- * later ones, in wall time and in the process's CPU time (the CPU Spark's scheduling, task
- * serialization and JIT compilation take besides the partitions' work; the median of the wall times
- * on a loaded machine). Twenty iterations by default: in a fresh JVM the JIT is still compiling
- * Spark's job path through the first rounds. Not a JMH benchmark: the first iteration is one of the
- * figures asked for, and a Spark session per fork would dominate. Run by
- * bench/cavi-spark-vs-single.sh.
+ * later ones, in wall time and in the process's CPU time (which also counts Spark's scheduling,
+ * task serialization and JIT compilation, and moves less than wall time when other processes share
+ * the cores). A hundred iterations by default (a CAVI run's default cap is 200): in a fresh JVM the
+ * JIT goes on compiling Spark's job path for the first few dozen jobs. Not a JMH benchmark: the
+ * first iteration is one of the figures asked for, and a Spark session per fork would dominate. Run
+ * by bench/cavi-spark-vs-single.sh.
  */
 public final class CaviSparkTiming {
   private CaviSparkTiming() {}
 
   /**
-   * usage: CaviSparkTiming [rounds (3)] [iterations per run (20)] [partitions, e.g. 2,4 (2)] [N
+   * usage: CaviSparkTiming [rounds (3)] [iterations per run (100)] [partitions, e.g. 2,4 (2)] [N
    * (16000)]
    */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-    int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+    int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int[] partitions =
         Arrays.stream((args.length > 2 ? args[2] : "2").split(","))
             .mapToInt(Integer::parseInt)
