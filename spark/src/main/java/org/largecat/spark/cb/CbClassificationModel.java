@@ -239,6 +239,17 @@ public final class CbClassificationModel extends Model<CbClassificationModel>
     return read().load(path);
   }
 
+  /**
+   * The predictor of a q(B) sent to a task: its numbers, and the N(0, priorVariance I) prior it was
+   * fitted under.
+   */
+  static CbPredictor predictor(CbPosterior.State state, double priorVariance, Kernels kernels) {
+    return new CbPredictor(
+        CbPosterior.restore(
+            state, GaussianPrior.isotropic(state.dimension(), priorVariance), kernels),
+        kernels);
+  }
+
   /** What a task needs to score its partition's rows. */
   private record Scorer(
       CbPosterior.State state,
@@ -252,11 +263,7 @@ public final class CbClassificationModel extends Model<CbClassificationModel>
 
     Iterator<Row> score(Iterator<Row> rows) {
       Kernels kernels = ExecutorKernels.get();
-      CbPredictor predictor =
-          new CbPredictor(
-              CbPosterior.restore(
-                  state, GaussianPrior.isotropic(state.dimension(), priorVariance), kernels),
-              kernels);
+      CbPredictor predictor = predictor(state, priorVariance, kernels);
       return new Iterator<>() {
         private Iterator<Row> scored = Collections.emptyIterator();
 

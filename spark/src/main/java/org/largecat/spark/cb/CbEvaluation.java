@@ -11,7 +11,6 @@ import org.largecat.cb.CbMetrics;
 import org.largecat.cb.CbPosterior;
 import org.largecat.cb.CbPredictor;
 import org.largecat.cb.Design;
-import org.largecat.cb.GaussianPrior;
 import org.largecat.kernel.Kernels;
 import org.largecat.spark.ExecutorKernels;
 import org.largecat.spark.data.PartitionRows;
@@ -95,11 +94,7 @@ public final class CbEvaluation {
      */
     double[] sums(Iterator<Row> rows) {
       Kernels kernels = ExecutorKernels.get();
-      CbPredictor predictor =
-          new CbPredictor(
-              CbPosterior.restore(
-                  state, GaussianPrior.isotropic(state.dimension(), priorVariance), kernels),
-              kernels);
+      CbPredictor predictor = CbClassificationModel.predictor(state, priorVariance, kernels);
       CbPredictor.ModelEvidence evidence =
           new CbPredictor.ModelEvidence(logEvidenceCbc, logEvidenceCbm, 1);
       int k = state.categories();
