@@ -158,14 +158,14 @@ final class SparkCommand {
   }
 
   /**
-   * {@code largecat spark cavi}: IB-CAVI with the rows in their partitions; the ELBO per iteration
-   * and the BMA weight on CBC as {@code largecat cavi} prints them.
+   * {@code largecat spark cavi}: IB-CAVI with the rows in their partitions; the ELBO per iteration,
+   * the BMA weight on CBC and the CBC, CBM and BMA scores as {@code largecat cavi} prints them.
    */
   @Command(
       name = "cavi",
       description =
-          "IB-CAVI for CB-probit / CB-logit, data-parallel: the ELBO per iteration and the BMA"
-              + " weight on CBC.")
+          "IB-CAVI for CB-probit / CB-logit, data-parallel: the ELBO per iteration, the BMA"
+              + " weight on CBC, and CBC, CBM and BMA scored on --test (else the training set).")
   static final class Cavi implements Callable<Integer> {
     private final PrintStream out;
 
