@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.largecat.MemoryBudget;
 import org.largecat.data.Dataset;
-import org.largecat.data.Features;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.VectorOps;
 import org.largecat.model.FactorizedModel;
@@ -54,18 +53,10 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
   /** |B| ones, for the biases' gradient as a gemv. */
   private final float[] ones;
 
-  /** Per batch position i: x_n's nonzero columns and values at [i·maxRow, i·maxRow + nnz). */
-  private final int[] batchColumns;
-
-  private final float[] batchValues;
-  private final int[] batchNonzeros;
-  private final int maxRow;
-  private final FactorizedTrainer.Buckets featureBuckets;
+  private final BatchInputRows inputRows;
 
   private final float[] squaresOutputs;
-  private final float[] squaresInputs;
   private final double[] squaresBiases;
-  private final int[] featureLast;
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
@@ -102,18 +93,13 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
         new float[MemoryBudget.arrayLength("the batch's scores, |B| × K", 4, batch, classes)];
     ones = new float[batch];
     Arrays.fill(ones, 1f);
-    maxRow = FactorizedTrainer.maxRowLength(data.features());
-    batchColumns = new int[Math.multiplyExact(batch, maxRow)];
-    batchValues = new float[batchColumns.length];
-    batchNonzeros = new int[batch];
-    featureBuckets = new FactorizedTrainer.Buckets(data.columns(), batchColumns.length);
 
     rowUpdate = new RowUpdate(options, data.rows());
     boolean adaptive = rowUpdate.adaptive();
     squaresOutputs = adaptive ? new float[model.outputs().length] : null;
-    squaresInputs = adaptive ? new float[model.inputs().length] : null;
     squaresBiases = adaptive ? new double[classes] : null;
-    featureLast = new int[data.columns()];
+    inputRows =
+        new BatchInputRows(data.features(), model, ops, rowUpdate, batch, embeddingGradients);
 
     int threads = options.threads();
     workers = new Worker[threads];
@@ -150,13 +136,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     iteration++;
     batches.next();
     threadPool.run(examplePhase);
-    featureBuckets.clear();
-    for (int i = 0; i < batches.size; i++) {
-      for (int e = i * maxRow, end = e + batchNonzeros[i]; e < end; e++) {
-        featureBuckets.add(batchColumns[e], i, batchValues[e]);
-      }
-    }
-    featureBuckets.sort();
+    inputRows.bucket(batches.size);
     rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
     threadPool.run(updatePhase);
     double sum = 0;
@@ -199,13 +179,8 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       if (from == to) {
         return;
       }
-      Features x = data.features();
-      int maxRow = FactorizedSoftmaxTrainer.this.maxRow;
       for (int i = from; i < to; i++) {
-        int n = batchExamples[i];
-        Arrays.fill(embeddings, i * rank, (i + 1) * rank, 0f);
-        x.embed(ops, model.inputs(), rank, n, embeddings, i * rank);
-        batchNonzeros[i] = x.nonzeros(n, batchColumns, batchValues, i * maxRow);
+        inputRows.embed(batchExamples[i], i, embeddings);
       }
       float[] c = coefficients;
       SoftmaxBlock.scores(kernels, model, embeddings, from * rank, to - from, c, from * classes);
@@ -240,11 +215,11 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       if (endClass > firstClass) {
         updateClasses();
       }
-      int touched = featureBuckets.touchedCount;
+      int touched = inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
       for (int t = lo; t < hi; t++) {
-        updateFeature(t);
+        inputRows.update(t, iteration, gradient, row, squares);
       }
     }
 
@@ -295,26 +270,6 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
         rowUpdate.row(
             model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
       }
-    }
-
-    /** Input row of touched feature t: Σ x_nj ∂L/∂h_n. */
-    private void updateFeature(int t) {
-      FactorizedTrainer.Buckets f = featureBuckets;
-      int j = f.touched[t];
-      ops.gatherAxpy(
-          embeddingGradients,
-          batchExamples.length,
-          rank,
-          f.source,
-          f.start[t],
-          f.start[t + 1] - f.start[t],
-          f.weight,
-          f.start[t],
-          gradient,
-          0);
-      int last = featureLast[j];
-      featureLast[j] = iteration;
-      rowUpdate.row(model.inputs(), squaresInputs, j * rank, rank, last, gradient, row, squares);
     }
   }
 

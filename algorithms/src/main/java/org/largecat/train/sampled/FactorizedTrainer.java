@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
-import org.largecat.data.Features;
-import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.kernel.VectorOps;
 import org.largecat.model.FactorizedModel;
@@ -78,21 +76,12 @@ public final class FactorizedTrainer implements Trainer {
   private final int[] batchRows;
   private final float[] batchCoef;
 
-  /** Per batch position i: x_n's nonzero columns and values at [i·maxRow, i·maxRow + nnz). */
-  private final int[] batchColumns;
-
-  private final float[] batchValues;
-  private final int[] batchNonzeros;
-  private final int maxRow;
-
   private final Buckets classBuckets;
-  private final Buckets featureBuckets;
+  private final BatchInputRows inputRows;
 
   private final float[] squaresOutputs;
-  private final float[] squaresInputs;
   private final double[] squaresBiases;
   private final int[] classLast;
-  private final int[] featureLast;
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
@@ -137,20 +126,15 @@ public final class FactorizedTrainer implements Trainer {
     embeddingGradients = new float[embeddings.length];
     batchRows = new int[Math.multiplyExact(batch, slots)];
     batchCoef = new float[batchRows.length];
-    maxRow = maxRowLength(data.features());
-    batchColumns = new int[Math.multiplyExact(batch, maxRow)];
-    batchValues = new float[batchColumns.length];
-    batchNonzeros = new int[batch];
     classBuckets = new Buckets(classes, shared ? batch + sampled : batchRows.length);
-    featureBuckets = new Buckets(data.columns(), batchColumns.length);
 
     rowUpdate = new RowUpdate(options, data.rows());
     boolean adaptive = rowUpdate.adaptive();
     squaresOutputs = adaptive ? new float[model.outputs().length] : null;
-    squaresInputs = adaptive ? new float[model.inputs().length] : null;
     squaresBiases = adaptive ? new double[classes] : null;
     classLast = new int[classes];
-    featureLast = new int[data.columns()];
+    inputRows =
+        new BatchInputRows(data.features(), model, ops, rowUpdate, batch, embeddingGradients);
 
     double meanRow = data.rows() == 0 ? 0 : data.features().storedValues() / (double) data.rows();
     double work = (double) batch * (2 * slots + 2 * meanRow) * rank;
@@ -269,13 +253,7 @@ public final class FactorizedTrainer implements Trainer {
       }
     }
     classBuckets.sort();
-    featureBuckets.clear();
-    for (int i = 0; i < batches.size; i++) {
-      for (int e = i * maxRow, end = e + batchNonzeros[i]; e < end; e++) {
-        featureBuckets.add(batchColumns[e], i, batchValues[e]);
-      }
-    }
-    featureBuckets.sort();
+    inputRows.bucket(batches.size);
   }
 
   /** Phase one for a thread's chunk of the batch, and phase two for its share of touched rows. */
@@ -318,14 +296,10 @@ public final class FactorizedTrainer implements Trainer {
       boundSum = 0;
       int from = (int) ((long) batches.size * thread / workers.length);
       int to = (int) ((long) batches.size * (thread + 1) / workers.length);
-      Features x = data.features();
       float[] u = model.outputs();
       double[] b = model.biases();
       for (int i = from; i < to; i++) {
-        int n = batchExamples[i];
-        Arrays.fill(embeddings, i * rank, (i + 1) * rank, 0f);
-        x.embed(ops, model.inputs(), rank, n, embeddings, i * rank);
-        batchNonzeros[i] = x.nonzeros(n, batchColumns, batchValues, i * maxRow);
+        inputRows.embed(batchExamples[i], i, embeddings);
       }
       if (sharedRows != null) {
         sharedExamples(from, to);
@@ -451,14 +425,14 @@ public final class FactorizedTrainer implements Trainer {
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */
     void update() {
-      int touched = classBuckets.touchedCount + featureBuckets.touchedCount;
+      int touched = classBuckets.touchedCount + inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
       for (int t = lo; t < Math.min(hi, classBuckets.touchedCount); t++) {
         updateClass(t);
       }
       for (int t = Math.max(lo, classBuckets.touchedCount); t < hi; t++) {
-        updateFeature(t - classBuckets.touchedCount);
+        inputRows.update(t - classBuckets.touchedCount, iteration, gradient, row, squares);
       }
     }
 
@@ -496,37 +470,6 @@ public final class FactorizedTrainer implements Trainer {
       rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
       rowUpdate.row(model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
     }
-
-    /** Input row of touched feature t: Σ x_nj ∂L/∂h_n. */
-    private void updateFeature(int t) {
-      Buckets f = featureBuckets;
-      int j = f.touched[t];
-      ops.gatherAxpy(
-          embeddingGradients,
-          batchExamples.length,
-          rank,
-          f.source,
-          f.start[t],
-          f.start[t + 1] - f.start[t],
-          f.weight,
-          f.start[t],
-          gradient,
-          0);
-      int last = featureLast[j];
-      featureLast[j] = iteration;
-      rowUpdate.row(model.inputs(), squaresInputs, j * rank, rank, last, gradient, row, squares);
-    }
-  }
-
-  static int maxRowLength(Features x) {
-    if (!(x instanceof SparseFeatures s)) {
-      return x.columns();
-    }
-    int most = 0;
-    for (int n = 0; n < s.rows(); n++) {
-      most = Math.max(most, s.rowLength(n));
-    }
-    return most;
   }
 
   @Override
