@@ -60,6 +60,12 @@ public final class FactorizedTrainer implements Trainer {
   private final double[] sharedBias;
   private final float[] sharedOutputs;
 
+  /**
+   * Shared mode: b_k + log w_k of S's classes, what a bound's {@link SampledBound.SharedRowWorker}
+   * adds.
+   */
+  private final float[] sharedOffsets;
+
   /** Shared mode: S's slots by class, to take each example's label out of S. */
   private final SharedSlots sharedSlots;
 
@@ -117,6 +123,7 @@ public final class FactorizedTrainer implements Trainer {
     sharedBias = shared ? new double[sampled] : null;
     sharedSlots = shared ? new SharedSlots(classes, sampled) : null;
     sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
+    sharedOffsets = shared ? new float[sampled] : null;
     sharedSampler = shared ? classSampler.copy() : null;
 
     batches = new BatchOrder(data.rows(), options.batch(), options.seed());
@@ -229,6 +236,7 @@ public final class FactorizedTrainer implements Trainer {
       int k = sharedRows[j];
       sharedLogWeight[j] = Math.log(sharedWeight[j]);
       sharedBias[j] = model.biases()[k];
+      sharedOffsets[j] = (float) (sharedBias[j] + sharedLogWeight[j]);
       System.arraycopy(model.outputs(), k * rank, sharedOutputs, j * rank, rank);
     }
   }
@@ -260,6 +268,7 @@ public final class FactorizedTrainer implements Trainer {
   private final class Worker {
     private final int thread;
     private final SampledBound.Worker bound;
+    private final SampledBound.SharedRowWorker rowBound;
     private final CounterRandom random = new CounterRandom();
     private final double[] scores = new double[slots];
     private final float[] coef = new float[slots];
@@ -267,10 +276,12 @@ public final class FactorizedTrainer implements Trainer {
     private final double[] weight = new double[sampled];
     private final double[] logWeight = new double[sampled];
 
-    /** Shared mode: the chunk's scores against U_S, their coefficients, and Cᵀ H (|S| x r). */
-    private final float[] sharedScores;
+    /**
+     * Shared mode: the chunk's scores against U_S, replaced row by row by their coefficients C, and
+     * Cᵀ H (|S| x r).
+     */
+    private final float[] sharedBlock;
 
-    private final float[] sharedCoef;
     private final float[] sharedGradient;
     private final double[] sharedCoefSum;
 
@@ -284,10 +295,10 @@ public final class FactorizedTrainer implements Trainer {
     Worker(int thread, int chunk) {
       this.thread = thread;
       this.bound = FactorizedTrainer.this.bound.worker(kernels, slots);
+      this.rowBound = FactorizedTrainer.this.bound.sharedRowWorker(kernels);
       sampler.uniformWeights(weight, logWeight);
       boolean shared = sharedRows != null;
-      sharedScores = shared ? new float[chunk * sampled] : null;
-      sharedCoef = shared ? new float[chunk * sampled] : null;
+      sharedBlock = shared ? new float[chunk * sampled] : null;
       sharedGradient = shared ? new float[sampled * rank] : null;
       sharedCoefSum = shared ? new double[sampled] : null;
     }
@@ -337,8 +348,10 @@ public final class FactorizedTrainer implements Trainer {
       }
       float[] u = model.outputs();
       double[] b = model.biases();
-      System.arraycopy(sharedWeight, 0, weight, 0, sampled);
-      System.arraycopy(sharedLogWeight, 0, logWeight, 0, sampled);
+      if (rowBound == null) {
+        System.arraycopy(sharedWeight, 0, weight, 0, sampled);
+        System.arraycopy(sharedLogWeight, 0, logWeight, 0, sampled);
+      }
       kernels
           .matrixOps()
           .gemm(
@@ -355,28 +368,29 @@ public final class FactorizedTrainer implements Trainer {
               0,
               rank,
               0f,
-              sharedScores,
+              sharedBlock,
               0,
               sampled);
       for (int i = from; i < to; i++) {
         int n = batchExamples[i];
         int base = i * slots;
         int label = data.labels()[n];
-        random.reseed(options.seed(), iteration, n);
         batchRows[base] = label;
-        sharedSlots.exclude(label, weight, logWeight);
-        scores[0] = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
+        double labelScore = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
         int at = (i - from) * sampled;
-        for (int j = 0; j < sampled; j++) {
-          scores[j + 1] = sharedScores[at + j] + sharedBias[j];
+        if (rowBound != null) {
+          for (int j = 0; j < sampled; j++) {
+            sharedBlock[at + j] += sharedOffsets[j];
+          }
+          sharedSlots.exclude(label, sharedBlock, at);
+          boundSum += rowBound.step(n, labelScore, sharedBlock, at, sampled, batchCoef, base);
+        } else {
+          boundSum += rowStep(n, label, labelScore, at);
+          batchCoef[base] = coef[0];
+          System.arraycopy(coef, 1, sharedBlock, at, sampled);
         }
-        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
-        sharedSlots.restore(label, sharedWeight, sharedLogWeight, weight, logWeight);
-        batchCoef[base] = coef[0];
         for (int j = 0; j < sampled; j++) {
-          float c = coef[j + 1];
-          sharedCoef[at + j] = c;
-          sharedCoefSum[j] += c;
+          sharedCoefSum[j] += sharedBlock[at + j];
         }
       }
       kernels
@@ -388,7 +402,7 @@ public final class FactorizedTrainer implements Trainer {
               rank,
               sampled,
               1f,
-              sharedCoef,
+              sharedBlock,
               0,
               sampled,
               sharedOutputs,
@@ -411,7 +425,7 @@ public final class FactorizedTrainer implements Trainer {
               rank,
               count,
               1f,
-              sharedCoef,
+              sharedBlock,
               0,
               sampled,
               embeddings,
@@ -421,6 +435,22 @@ public final class FactorizedTrainer implements Trainer {
               sharedGradient,
               0,
               rank);
+    }
+
+    /**
+     * The bound's step in doubles for a row of the shared block, with the label's slots taken out
+     * of S's weights for it: the coefficients are left in coef.
+     */
+    private double rowStep(int n, int label, double labelScore, int at) {
+      random.reseed(options.seed(), iteration, n);
+      sharedSlots.exclude(label, weight, logWeight);
+      scores[0] = labelScore;
+      for (int j = 0; j < sampled; j++) {
+        scores[j + 1] = sharedBlock[at + j] + sharedBias[j];
+      }
+      double estimate = bound.step(n, scores, sampled, weight, logWeight, coef, random);
+      sharedSlots.restore(label, sharedWeight, sharedLogWeight, weight, logWeight);
+      return estimate;
     }
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */

@@ -15,6 +15,14 @@ abstract class SampledBound {
    */
   abstract Worker worker(Kernels kernels, int slots);
 
+  /**
+   * Returns an evaluator for one thread of shared mode that works on a row of float scores in
+   * place, or null when the bound has none and shared mode goes through {@link #worker}.
+   */
+  SharedRowWorker sharedRowWorker(Kernels kernels) {
+    return null;
+  }
+
   /** Evaluates the bound of one example at a time; not thread-safe, allocation-free. */
   interface Worker {
     /**
@@ -36,5 +44,24 @@ abstract class SampledBound {
         double[] logWeight,
         float[] coef,
         CounterRandom random);
+  }
+
+  /**
+   * Shared mode's evaluator on the gemm's output: one pass over a row of float scores, which it
+   * overwrites with their coefficients, instead of copying them into doubles for {@link Worker}.
+   * Not thread-safe, allocation-free.
+   */
+  interface SharedRowWorker {
+    /**
+     * Estimates the bound of example {@code n} and its gradient.
+     *
+     * @param labelScore ψ_y
+     * @param row holds ψ_k + log w_k of the s sampled classes at [at, at + s), −∞ where a sampled
+     *     class is the label (weight 0), and receives ∂L̂/∂ψ_k there
+     * @param labelCoef receives ∂L̂/∂ψ_y at {@code labelAt}
+     * @return the estimate L̂ of the example's bound
+     */
+    double step(
+        int n, double labelScore, float[] row, int at, int s, float[] labelCoef, int labelAt);
   }
 }

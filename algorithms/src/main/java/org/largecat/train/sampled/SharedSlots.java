@@ -43,6 +43,13 @@ final class SharedSlots {
     }
   }
 
+  /** Sets the label's slots of a row of scores, row[at + j], to −∞: terms of weight 0. */
+  void exclude(int label, float[] row, int at) {
+    for (int j = first[label] - 1; j >= 0; j = next[j]) {
+      row[at + j] = Float.NEGATIVE_INFINITY;
+    }
+  }
+
   /** Copies the shared weights of the label's slots back into weight and logWeight. */
   void restore(
       int label, double[] shared, double[] sharedLog, double[] weight, double[] logWeight) {

@@ -3,6 +3,7 @@ package org.largecat.train.sampled;
 import java.util.Arrays;
 import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
+import org.largecat.kernel.VectorOps;
 import org.largecat.special.Logistic;
 
 /**
@@ -46,10 +47,8 @@ final class SoftmaxAugmentReduce extends SampledBound {
         scratch[j] = scores[j + 1] - psiY + logWeight[j];
       }
       double logEtaTilde = Logistic.softplus(kernels.vectorOps().logSumExp(s, scratch, 0));
-      int v = steps.next(n);
       double old = logEta[n];
-      double updated = logAddExp(steps.logComplement(v) + old, steps.logAlpha(v) + logEtaTilde);
-      logEta[n] = updated;
+      double updated = localStep(n, logEtaTilde);
       for (int j = 0; j < s; j++) {
         scratch[j] -= updated;
       }
@@ -60,8 +59,43 @@ final class SoftmaxAugmentReduce extends SampledBound {
         sum += scratch[j];
       }
       coef[0] = (float) sum;
-      return 1 - old - Math.exp(logEtaTilde - old);
+      return estimate(old, logEtaTilde);
     };
+  }
+
+  /**
+   * The same step in float on the gemm's row: the softmax of v_k = ψ_k + log w_k gives p_k and log
+   * Σ_S w_k e^{ψ_k} in one call, so w_k e^{ψ_k − ψ_y − log η} = p_k·e^{log Σ − ψ_y − log η} is one
+   * scaling of the row, and the label's coefficient, their sum, is that factor (Σ p_k = 1).
+   */
+  @Override
+  SharedRowWorker sharedRowWorker(Kernels kernels) {
+    VectorOps ops = kernels.vectorOps();
+    return (n, labelScore, row, at, s, labelCoef, labelAt) -> {
+      double logSum = ops.softmax(s, row, at);
+      if (logSum == Double.NEGATIVE_INFINITY) {
+        Arrays.fill(row, at, at + s, 0f); // S held only the label: no term, η̃ = 1
+      }
+      double logEtaTilde = Logistic.softplus(logSum - labelScore);
+      double old = logEta[n];
+      double factor = Math.exp(logSum - labelScore - localStep(n, logEtaTilde));
+      ops.scale(s, (float) -factor, row, at);
+      labelCoef[labelAt] = (float) factor;
+      return estimate(old, logEtaTilde);
+    };
+  }
+
+  /** Moves log η_n toward log η̃ with this visit's α and returns the new log η_n. */
+  private double localStep(int n, double logEtaTilde) {
+    int v = steps.next(n);
+    double updated = logAddExp(steps.logComplement(v) + logEta[n], steps.logAlpha(v) + logEtaTilde);
+    logEta[n] = updated;
+    return updated;
+  }
+
+  /** Eq. 8 at η_n from before the local step. */
+  private static double estimate(double logEta, double logEtaTilde) {
+    return 1 - logEta - Math.exp(logEtaTilde - logEta);
   }
 
   private static double logAddExp(double a, double b) {
