@@ -50,21 +50,20 @@ public final class FactorizedTrainer implements Trainer {
   private final SampledBound bound;
   private final ClassSampler classSampler;
 
-  /**
-   * Shared mode: this iteration's classes, their weights before exclusion, their biases and U rows.
-   */
+  /** Shared mode: this iteration's classes, their weights before exclusion, and their U rows. */
   private final int[] sharedRows;
 
   private final double[] sharedWeight;
   private final double[] sharedLogWeight;
-  private final double[] sharedBias;
   private final float[] sharedOutputs;
 
   /**
-   * Shared mode: b_k + log w_k of S's classes, what a bound's {@link SampledBound.SharedRowWorker}
-   * adds.
+   * Shared mode: what the scores gemm adds to u_k · h for S's classes, b_k, and for a bound with a
+   * {@link SampledBound.SharedRowWorker} b_k + log w_k, the terms it sums.
    */
   private final float[] sharedOffsets;
+
+  private final boolean sharedRowSteps;
 
   /** Shared mode: S's slots by class, to take each example's label out of S. */
   private final SharedSlots sharedSlots;
@@ -120,10 +119,10 @@ public final class FactorizedTrainer implements Trainer {
     sharedRows = shared ? new int[sampled] : null;
     sharedWeight = shared ? new double[sampled] : null;
     sharedLogWeight = shared ? new double[sampled] : null;
-    sharedBias = shared ? new double[sampled] : null;
     sharedSlots = shared ? new SharedSlots(classes, sampled) : null;
     sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
     sharedOffsets = shared ? new float[sampled] : null;
+    sharedRowSteps = shared && bound.sharedRowWorker(kernels) != null;
     sharedSampler = shared ? classSampler.copy() : null;
 
     batches = new BatchOrder(data.rows(), options.batch(), options.seed());
@@ -235,8 +234,7 @@ public final class FactorizedTrainer implements Trainer {
     for (int j = 0; j < sampled; j++) {
       int k = sharedRows[j];
       sharedLogWeight[j] = Math.log(sharedWeight[j]);
-      sharedBias[j] = model.biases()[k];
-      sharedOffsets[j] = (float) (sharedBias[j] + sharedLogWeight[j]);
+      sharedOffsets[j] = (float) (model.biases()[k] + (sharedRowSteps ? sharedLogWeight[j] : 0));
       System.arraycopy(model.outputs(), k * rank, sharedOutputs, j * rank, rank);
     }
   }
@@ -295,7 +293,7 @@ public final class FactorizedTrainer implements Trainer {
     Worker(int thread, int chunk) {
       this.thread = thread;
       this.bound = FactorizedTrainer.this.bound.worker(kernels, slots);
-      this.rowBound = FactorizedTrainer.this.bound.sharedRowWorker(kernels);
+      this.rowBound = sharedRowSteps ? FactorizedTrainer.this.bound.sharedRowWorker(kernels) : null;
       sampler.uniformWeights(weight, logWeight);
       boolean shared = sharedRows != null;
       sharedBlock = shared ? new float[chunk * sampled] : null;
@@ -336,8 +334,9 @@ public final class FactorizedTrainer implements Trainer {
     }
 
     /**
-     * Shared mode: the chunk's scores against the shared rows are one gemm, H · U_Sᵀ; ∂L/∂H = C ·
-     * U_S (plus the labels' rows) and the shared rows' gradient Cᵀ · H two more.
+     * Shared mode: the chunk's scores against the shared rows are one gemm, H · U_Sᵀ plus the
+     * offsets of S's classes; ∂L/∂H = C · U_S (plus the labels' rows) and the shared rows' gradient
+     * Cᵀ · H two more.
      */
     private void sharedExamples(int from, int to) {
       int count = to - from;
@@ -351,6 +350,9 @@ public final class FactorizedTrainer implements Trainer {
       if (rowBound == null) {
         System.arraycopy(sharedWeight, 0, weight, 0, sampled);
         System.arraycopy(sharedLogWeight, 0, logWeight, 0, sampled);
+      }
+      for (int at = 0; at < count * sampled; at += sampled) {
+        System.arraycopy(sharedOffsets, 0, sharedBlock, at, sampled);
       }
       kernels
           .matrixOps()
@@ -367,7 +369,7 @@ public final class FactorizedTrainer implements Trainer {
               sharedOutputs,
               0,
               rank,
-              0f,
+              1f,
               sharedBlock,
               0,
               sampled);
@@ -379,9 +381,6 @@ public final class FactorizedTrainer implements Trainer {
         double labelScore = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
         int at = (i - from) * sampled;
         if (rowBound != null) {
-          for (int j = 0; j < sampled; j++) {
-            sharedBlock[at + j] += sharedOffsets[j];
-          }
           sharedSlots.exclude(label, sharedBlock, at);
           boundSum += rowBound.step(n, labelScore, sharedBlock, at, sampled, batchCoef, base);
         } else {
@@ -446,7 +445,7 @@ public final class FactorizedTrainer implements Trainer {
       sharedSlots.exclude(label, weight, logWeight);
       scores[0] = labelScore;
       for (int j = 0; j < sampled; j++) {
-        scores[j + 1] = sharedBlock[at + j] + sharedBias[j];
+        scores[j + 1] = sharedBlock[at + j];
       }
       double estimate = bound.step(n, scores, sampled, weight, logWeight, coef, random);
       sharedSlots.restore(label, sharedWeight, sharedLogWeight, weight, logWeight);
