@@ -230,8 +230,9 @@ class FactorizedSoftmaxTrainerTest {
     int rank = 4;
     FactorizedSet all =
         SyntheticData.factorizedSoftmax(KERNELS, 44_000, 60, 40, rank, 0.5, 0.1, 17);
-    Dataset train = all.data().subset(IntStream.range(0, 40_000).toArray());
-    Dataset test = all.data().subset(IntStream.range(40_000, 44_000).toArray());
+    Dataset[] split = FactorizedTrainerTest.trainAndTest(all, 40_000);
+    Dataset train = split[0];
+    Dataset test = split[1];
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();

@@ -59,6 +59,15 @@ class FactorizedTrainerTest {
     return new Dataset(sparse, dense.labels(), dense.classes());
   }
 
+  /** The first {@code trainRows} rows of a generated set to train on, and the rest to test on. */
+  static Dataset[] trainAndTest(FactorizedSet all, int trainRows) {
+    Dataset data = all.data();
+    return new Dataset[] {
+      data.subset(IntStream.range(0, trainRows).toArray()),
+      data.subset(IntStream.range(trainRows, data.rows()).toArray())
+    };
+  }
+
   /** The mean log-likelihood of the factorized softmax in double precision, from the definition. */
   private static double logLikelihood(
       Dataset data, int rank, double[] inputs, double[] outputs, double[] biases) {
@@ -185,8 +194,9 @@ class FactorizedTrainerTest {
     int rank = 4;
     FactorizedSet all =
         SyntheticData.factorizedSoftmax(KERNELS, 44_000, 60, 40, rank, 0.5, 0.1, 17);
-    Dataset train = all.data().subset(IntStream.range(0, 40_000).toArray());
-    Dataset test = all.data().subset(IntStream.range(40_000, 44_000).toArray());
+    Dataset[] split = trainAndTest(all, 40_000);
+    Dataset train = split[0];
+    Dataset test = split[1];
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
@@ -233,8 +243,9 @@ class FactorizedTrainerTest {
     int rank = 4;
     FactorizedSet all =
         SyntheticData.factorizedSoftmax(KERNELS, 12_000, 60, 40, rank, 0.5, 0.1, 23);
-    Dataset train = all.data().subset(IntStream.range(0, 10_000).toArray());
-    Dataset test = all.data().subset(IntStream.range(10_000, 12_000).toArray());
+    Dataset[] split = trainAndTest(all, 10_000);
+    Dataset train = split[0];
+    Dataset test = split[1];
     TrainingOptions common =
         TrainingOptions.defaults(Method.OVE)
             .withBatch(500, 10)
