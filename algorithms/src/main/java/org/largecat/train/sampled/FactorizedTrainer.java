@@ -50,26 +50,10 @@ public final class FactorizedTrainer implements Trainer {
   private final SampledBound bound;
   private final ClassSampler classSampler;
 
-  /** Shared mode: this iteration's classes, their weights before exclusion, and their U rows. */
-  private final int[] sharedRows;
+  /** Shared mode: this iteration's class set S and its rows of U. */
+  private final SharedClasses shared;
 
-  private final double[] sharedWeight;
-  private final double[] sharedLogWeight;
   private final float[] sharedOutputs;
-
-  /**
-   * Shared mode: what the scores gemm adds to u_k · h for S's classes, b_k, and for a bound with a
-   * {@link SampledBound.SharedRowWorker} b_k + log w_k, the terms it sums.
-   */
-  private final float[] sharedOffsets;
-
-  private final boolean sharedRowSteps;
-
-  /** Shared mode: S's slots by class, to take each example's label out of S. */
-  private final SharedSlots sharedSlots;
-
-  private final ClassSampler sharedSampler;
-  private final CounterRandom sharedRandom = new CounterRandom();
 
   private final BatchOrder batches;
   private final int[] batchExamples;
@@ -114,16 +98,11 @@ public final class FactorizedTrainer implements Trainer {
     this.slots = sampled + 1;
     this.bound = SampledTrainer.bound(data, options, sampled);
     this.classSampler = SampledTrainer.classSampler(data, options, sampled);
-    boolean shared =
-        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD;
-    sharedRows = shared ? new int[sampled] : null;
-    sharedWeight = shared ? new double[sampled] : null;
-    sharedLogWeight = shared ? new double[sampled] : null;
-    sharedSlots = shared ? new SharedSlots(classes, sampled) : null;
-    sharedOutputs = shared ? new float[Math.multiplyExact(sampled, rank)] : null;
-    sharedOffsets = shared ? new float[sampled] : null;
-    sharedRowSteps = shared && bound.sharedRowWorker(kernels) != null;
-    sharedSampler = shared ? classSampler.copy() : null;
+    shared =
+        options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD
+            ? new SharedClasses(classSampler, classes, sampled, bound, kernels)
+            : null;
+    sharedOutputs = shared != null ? new float[Math.multiplyExact(sampled, rank)] : null;
 
     batches = new BatchOrder(data.rows(), options.batch(), options.seed());
     batchExamples = batches.examples;
@@ -132,7 +111,7 @@ public final class FactorizedTrainer implements Trainer {
     embeddingGradients = new float[embeddings.length];
     batchRows = new int[Math.multiplyExact(batch, slots)];
     batchCoef = new float[batchRows.length];
-    classBuckets = new Buckets(classes, shared ? batch + sampled : batchRows.length);
+    classBuckets = new Buckets(classes, shared != null ? batch + sampled : batchRows.length);
 
     rowUpdate = new RowUpdate(options, data.rows());
     boolean adaptive = rowUpdate.adaptive();
@@ -213,7 +192,7 @@ public final class FactorizedTrainer implements Trainer {
   public double step() {
     iteration++;
     batches.next();
-    if (sharedRows != null) {
+    if (shared != null) {
       drawSharedClasses();
     }
     threadPool.run(examplePhase);
@@ -228,14 +207,9 @@ public final class FactorizedTrainer implements Trainer {
   }
 
   private void drawSharedClasses() {
-    sharedRandom.reseed(options.seed(), iteration, -1);
-    sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
-    sharedSlots.index(sharedRows);
+    shared.draw(options.seed(), iteration, model.biases());
     for (int j = 0; j < sampled; j++) {
-      int k = sharedRows[j];
-      sharedLogWeight[j] = Math.log(sharedWeight[j]);
-      sharedOffsets[j] = (float) (model.biases()[k] + (sharedRowSteps ? sharedLogWeight[j] : 0));
-      System.arraycopy(model.outputs(), k * rank, sharedOutputs, j * rank, rank);
+      System.arraycopy(model.outputs(), shared.rows[j] * rank, sharedOutputs, j * rank, rank);
     }
   }
 
@@ -246,7 +220,7 @@ public final class FactorizedTrainer implements Trainer {
    */
   private void bucketRows() {
     classBuckets.clear();
-    if (sharedRows == null) {
+    if (shared == null) {
       for (int i = 0; i < batches.size * slots; i++) {
         classBuckets.add(batchRows[i], i / slots, batchCoef[i]);
       }
@@ -255,7 +229,7 @@ public final class FactorizedTrainer implements Trainer {
         classBuckets.add(batchRows[i * slots], i, batchCoef[i * slots]);
       }
       for (int j = 0; j < sampled; j++) {
-        classBuckets.add(sharedRows[j], -1 - j, 0f);
+        classBuckets.add(shared.rows[j], -1 - j, 0f);
       }
     }
     classBuckets.sort();
@@ -266,7 +240,7 @@ public final class FactorizedTrainer implements Trainer {
   private final class Worker {
     private final int thread;
     private final SampledBound.Worker bound;
-    private final SampledBound.SharedRowWorker rowBound;
+    private final SharedClasses.Stepper sharedStepper;
     private final CounterRandom random = new CounterRandom();
     private final double[] scores = new double[slots];
     private final float[] coef = new float[slots];
@@ -293,12 +267,12 @@ public final class FactorizedTrainer implements Trainer {
     Worker(int thread, int chunk) {
       this.thread = thread;
       this.bound = FactorizedTrainer.this.bound.worker(kernels, slots);
-      this.rowBound = sharedRowSteps ? FactorizedTrainer.this.bound.sharedRowWorker(kernels) : null;
       sampler.uniformWeights(weight, logWeight);
-      boolean shared = sharedRows != null;
-      sharedBlock = shared ? new float[chunk * sampled] : null;
-      sharedGradient = shared ? new float[sampled * rank] : null;
-      sharedCoefSum = shared ? new double[sampled] : null;
+      boolean isShared = shared != null;
+      sharedStepper = isShared ? shared.stepper() : null;
+      sharedBlock = isShared ? new float[chunk * sampled] : null;
+      sharedGradient = isShared ? new float[sampled * rank] : null;
+      sharedCoefSum = isShared ? new double[sampled] : null;
     }
 
     void examples() {
@@ -310,7 +284,7 @@ public final class FactorizedTrainer implements Trainer {
       for (int i = from; i < to; i++) {
         inputRows.embed(batchExamples[i], i, embeddings);
       }
-      if (sharedRows != null) {
+      if (shared != null) {
         sharedExamples(from, to);
         return;
       }
@@ -347,13 +321,7 @@ public final class FactorizedTrainer implements Trainer {
       }
       float[] u = model.outputs();
       double[] b = model.biases();
-      if (rowBound == null) {
-        System.arraycopy(sharedWeight, 0, weight, 0, sampled);
-        System.arraycopy(sharedLogWeight, 0, logWeight, 0, sampled);
-      }
-      for (int at = 0; at < count * sampled; at += sampled) {
-        System.arraycopy(sharedOffsets, 0, sharedBlock, at, sampled);
-      }
+      shared.prefill(sharedBlock, count);
       kernels
           .matrixOps()
           .gemm(
@@ -380,14 +348,9 @@ public final class FactorizedTrainer implements Trainer {
         batchRows[base] = label;
         double labelScore = ops.dot(rank, embeddings, i * rank, u, label * rank) + b[label];
         int at = (i - from) * sampled;
-        if (rowBound != null) {
-          sharedSlots.exclude(label, sharedBlock, at);
-          boundSum += rowBound.step(n, labelScore, sharedBlock, at, sampled, batchCoef, base);
-        } else {
-          boundSum += rowStep(n, label, labelScore, at);
-          batchCoef[base] = coef[0];
-          System.arraycopy(coef, 1, sharedBlock, at, sampled);
-        }
+        boundSum +=
+            sharedStepper.step(
+                n, label, labelScore, sharedBlock, at, batchCoef, base, options.seed(), iteration);
         for (int j = 0; j < sampled; j++) {
           sharedCoefSum[j] += sharedBlock[at + j];
         }
@@ -434,22 +397,6 @@ public final class FactorizedTrainer implements Trainer {
               sharedGradient,
               0,
               rank);
-    }
-
-    /**
-     * The bound's step in doubles for a row of the shared block, with the label's slots taken out
-     * of S's weights for it: the coefficients are left in coef.
-     */
-    private double rowStep(int n, int label, double labelScore, int at) {
-      random.reseed(options.seed(), iteration, n);
-      sharedSlots.exclude(label, weight, logWeight);
-      scores[0] = labelScore;
-      for (int j = 0; j < sampled; j++) {
-        scores[j + 1] = sharedBlock[at + j];
-      }
-      double estimate = bound.step(n, scores, sampled, weight, logWeight, coef, random);
-      sharedSlots.restore(label, sharedWeight, sharedLogWeight, weight, logWeight);
-      return estimate;
     }
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */

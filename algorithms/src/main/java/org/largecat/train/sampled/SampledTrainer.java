@@ -62,16 +62,10 @@ public final class SampledTrainer implements Trainer {
   private final ClassSampler classSampler;
   private final SparseFeatures sparse;
 
-  /**
-   * Shared mode: this iteration's classes, their weights before exclusion, and their weight rows.
-   */
-  private final int[] sharedRows;
+  /** Shared mode: this iteration's class set S, and with dense x its rows of W. */
+  private final SharedClasses shared;
 
-  private final double[] sharedWeight;
-  private final double[] sharedLogWeight;
   private final float[] sharedWeights;
-  private final ClassSampler sharedSampler;
-  private final CounterRandom sharedRandom = new CounterRandom();
 
   /**
    * Each slot's coefficient, and the slots bucketed by class: the entries [touchedStart[t],
@@ -142,14 +136,11 @@ public final class SampledTrainer implements Trainer {
     this.sparse = data.features() instanceof SparseFeatures s ? s : null;
     boolean fullDense =
         options.method() == Method.EXACT_SOFTMAX_SGD && sparse == null && columns > 0;
-    boolean shared =
+    boolean sharedMode =
         options.sampling() == Sampling.SHARED && options.method() != Method.EXACT_SOFTMAX_SGD;
-    sharedRows = shared ? new int[sampled] : null;
-    sharedWeight = shared ? new double[sampled] : null;
-    sharedLogWeight = shared ? new double[sampled] : null;
+    shared = sharedMode ? new SharedClasses(classSampler, classes, sampled, bound, kernels) : null;
     sharedWeights =
-        shared && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
-    sharedSampler = shared ? classSampler.copy() : null;
+        sharedMode && sparse == null ? new float[Math.multiplyExact(sampled, columns)] : null;
     int threads = threadsWorthStarting(data, options, slots);
     int cells = Math.multiplyExact(classes, columns);
     rowUpdate = new RowUpdate(options, data.rows());
@@ -296,7 +287,7 @@ public final class SampledTrainer implements Trainer {
   public double step() {
     iteration++;
     batches.next();
-    if (sharedRows != null) {
+    if (shared != null) {
       drawSharedClasses();
     }
     threadPool.run(examplePhase);
@@ -354,15 +345,11 @@ public final class SampledTrainer implements Trainer {
   }
 
   private void drawSharedClasses() {
-    sharedRandom.reseed(options.seed(), iteration, -1);
-    sharedSampler.sampleShared(sharedRows, 0, sharedWeight, sharedRandom);
-    for (int j = 0; j < sampled; j++) {
-      sharedLogWeight[j] = Math.log(sharedWeight[j]);
-    }
+    shared.draw(options.seed(), iteration, model.biases());
     if (sharedWeights != null) {
       for (int j = 0; j < sampled; j++) {
         System.arraycopy(
-            model.weights(), sharedRows[j] * columns, sharedWeights, j * columns, columns);
+            model.weights(), shared.rows[j] * columns, sharedWeights, j * columns, columns);
       }
     }
   }
@@ -384,20 +371,20 @@ public final class SampledTrainer implements Trainer {
      */
     private final float[] examples;
 
-    private final float[] sharedScores;
-    private final float[] sharedCoef;
+    private final float[] sharedBlock;
     private final float[] sharedGradient;
+    private final SharedClasses.Stepper sharedStepper;
     double boundSum;
 
     ExampleWorker(int thread, int chunk) {
       this.thread = thread;
       this.bound = SampledTrainer.this.bound.worker(kernels, slots);
       sampler.uniformWeights(weight, logWeight);
-      boolean gemm = sharedRows != null && sparse == null && columns > 0;
+      boolean gemm = shared != null && sparse == null && columns > 0;
       examples = gemm ? new float[chunk * columns] : null;
-      sharedScores = gemm ? new float[chunk * sampled] : null;
-      sharedCoef = gemm ? new float[chunk * sampled] : null;
+      sharedBlock = gemm ? new float[chunk * sampled] : null;
       sharedGradient = gemm ? new float[sampled * columns] : null;
+      sharedStepper = gemm ? shared.stepper() : null;
     }
 
     void run() {
@@ -422,12 +409,12 @@ public final class SampledTrainer implements Trainer {
         int label = data.labels()[n];
         random.reseed(options.seed(), iteration, n);
         batchRows[base] = label;
-        if (sharedRows == null) {
+        if (shared == null) {
           sampler.sample(label, batchRows, base + 1, weight, logWeight, random);
         } else {
-          System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
+          System.arraycopy(shared.rows, 0, batchRows, base + 1, sampled);
           ClassSampler.excludeLabel(
-              label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
+              label, shared.rows, 0, shared.weight, shared.logWeight, sampled, weight, logWeight);
         }
         x.gatherDot(kernels.vectorOps(), w, classes, n, batchRows, base, slots, scores, 0);
         for (int j = 0; j < slots; j++) {
@@ -463,8 +450,8 @@ public final class SampledTrainer implements Trainer {
 
     /**
      * Shared mode with dense x: the chunk's scores against the shared rows are one gemm, X_chunk ·
-     * W_Sᵀ, and their gradient another, Cᵀ · X_chunk, which phase two adds to the rows of S; the
-     * labels' rows take their own dot here and their axpy there.
+     * W_Sᵀ plus the offsets of S's classes, and their gradient another, Cᵀ · X_chunk, which phase
+     * two adds to the rows of S; the labels' rows take their own dot here and their axpy there.
      */
     private void runSharedDense(int from, int to) {
       int count = to - from;
@@ -478,6 +465,7 @@ public final class SampledTrainer implements Trainer {
       for (int i = from; i < to; i++) {
         System.arraycopy(x, batchExamples[i] * columns, examples, (i - from) * columns, columns);
       }
+      shared.prefill(sharedBlock, count);
       kernels
           .matrixOps()
           .gemm(
@@ -493,8 +481,8 @@ public final class SampledTrainer implements Trainer {
               sharedWeights,
               0,
               columns,
-              0f,
-              sharedScores,
+              1f,
+              sharedBlock,
               0,
               sampled);
       for (int i = from; i < to; i++) {
@@ -502,18 +490,15 @@ public final class SampledTrainer implements Trainer {
         int base = i * slots;
         int label = data.labels()[n];
         int row = (i - from) * columns;
-        random.reseed(options.seed(), iteration, n);
+        int at = (i - from) * sampled;
         batchRows[base] = label;
-        System.arraycopy(sharedRows, 0, batchRows, base + 1, sampled);
-        ClassSampler.excludeLabel(
-            label, sharedRows, 0, sharedWeight, sharedLogWeight, sampled, weight, logWeight);
-        scores[0] = kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
-        for (int j = 0; j < sampled; j++) {
-          scores[j + 1] = sharedScores[(i - from) * sampled + j] + b[sharedRows[j]];
-        }
-        boundSum += bound.step(n, scores, sampled, weight, logWeight, coef, random);
-        System.arraycopy(coef, 1, sharedCoef, (i - from) * sampled, sampled);
-        System.arraycopy(coef, 0, batchCoef, base, slots);
+        System.arraycopy(shared.rows, 0, batchRows, base + 1, sampled);
+        double labelScore =
+            kernels.vectorOps().dot(columns, examples, row, w, label * columns) + b[label];
+        boundSum +=
+            sharedStepper.step(
+                n, label, labelScore, sharedBlock, at, batchCoef, base, options.seed(), iteration);
+        System.arraycopy(sharedBlock, at, batchCoef, base + 1, sampled);
       }
       kernels
           .matrixOps()
@@ -524,7 +509,7 @@ public final class SampledTrainer implements Trainer {
               columns,
               count,
               1f,
-              sharedCoef,
+              sharedBlock,
               0,
               sampled,
               examples,
