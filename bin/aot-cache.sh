@@ -45,3 +45,39 @@ largecat_aot_options() {
     printf '%s\n' "-XX:AOTCache=$file" "-Xlog:aot*=off" "-Xlog:cds*=off"
   fi
 }
+
+# Without LARGECAT_AOT=on, and unless LARGECAT_CDS=off, prints the JVM options of a CDS archive of
+# the classes a command loads (JDK 19+ -XX:+AutoCreateSharedArchive): the first run of a command
+# writes it as it exits, later runs map those classes instead of reading, parsing and verifying them
+# from the jar and the JDK's modules again; the JVM rewrites an archive it cannot use and runs
+# without it meanwhile. One archive per command ($1 of the rest, the first argument that is no
+# option), since each loads other classes. Prints nothing where the directory cannot be written.
+largecat_cds_options() {
+  local java_home="$1" jar="$2" command="root" file dir arg
+  shift 2
+  [ "${LARGECAT_AOT:-off}" != on ] && [ "${LARGECAT_CDS:-on}" != off ] || return 0
+  local -a options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    options+=("$1")
+    shift
+  done
+  shift
+  for arg in "$@"; do
+    case "$arg" in
+      -*) ;;
+      *)
+        # A name, not a path: a command's name is letters and dashes.
+        [[ "$arg" =~ ^[a-z-]+$ ]] && command="$arg"
+        break
+        ;;
+    esac
+  done
+  file="$(largecat_aot_file "$java_home" "$jar" "${options[@]}")"
+  file="${file%.aot}-$command.jsa"
+  dir="$(dirname "$file")"
+  mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+  # Archives of earlier builds of the jar.
+  find "$dir" -maxdepth 1 -name 'largecat-*.jsa' ! -newer "$jar" -delete 2>/dev/null || true
+  printf '%s\n' -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$file" "-Xlog:aot*=off" \
+    "-Xlog:cds*=off"
+}
