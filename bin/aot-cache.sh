@@ -50,10 +50,12 @@ largecat_aot_options() {
 # the classes a command loads (JDK 19+ -XX:+AutoCreateSharedArchive): the first run of a command
 # writes it as it exits, later runs map those classes instead of reading, parsing and verifying them
 # from the jar and the JDK's modules again; the JVM rewrites an archive it cannot use and runs
-# without it meanwhile. One archive per command ($1 of the rest, the first argument that is no
-# option), since each loads other classes. Prints nothing where the directory cannot be written.
+# without it meanwhile (it does not rewrite one that is merely incomplete). One archive per command
+# (the first argument after -- that is no option), since each loads other classes, and one for help
+# and version. Takes the JDK, the jar, the JVM options, --, and the command's arguments; prints
+# nothing where the directory cannot be written.
 largecat_cds_options() {
-  local java_home="$1" jar="$2" command="root" file dir arg
+  local java_home="$1" jar="$2" command="" file dir arg
   shift 2
   [ "${LARGECAT_AOT:-off}" != on ] && [ "${LARGECAT_CDS:-on}" != off ] || return 0
   local -a options=()
@@ -64,14 +66,17 @@ largecat_cds_options() {
   shift
   for arg in "$@"; do
     case "$arg" in
-      -*) ;;
-      *)
-        # A name, not a path: a command's name is letters and dashes.
-        [[ "$arg" =~ ^[a-z-]+$ ]] && command="$arg"
+      # A command's help loads few of its classes: its archive would stay that small.
+      -h | --help | -V | --version)
+        command=root
         break
         ;;
+      -*) ;;
+      *) command="${command:-$arg}" ;;
     esac
   done
+  # A name, not a path: a command's name is letters and dashes.
+  [[ "$command" =~ ^[a-z-]+$ ]] || command=root
   file="$(largecat_aot_file "$java_home" "$jar" "${options[@]}")"
   file="${file%.aot}-$command.jsa"
   dir="$(dirname "$file")"
