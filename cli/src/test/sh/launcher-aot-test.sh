@@ -2,8 +2,8 @@
 # The launcher's AOT cache (bin/aot-cache.sh, LARGECAT_AOT=on) and its CDS archives (the default): a
 # run that makes one, and runs that cannot use it (a stale cache made for an earlier build of the
 # jar, a foreign file in its place, a directory it cannot make) must succeed, say nothing about the
-# cache, and give the result of a run without one. The build runs this after packaging the jar (cli/pom.xml); the caches it makes go to
-# a scratch directory.
+# cache, and give the result of a run without one. The build runs this after packaging the jar
+# (cli/pom.xml); the caches it makes go to a scratch directory.
 set -euo pipefail
 root="$(cd "$1" && pwd)"
 launcher="$root/largecat"
