@@ -45,3 +45,53 @@ largecat_aot_options() {
     printf '%s\n' "-XX:AOTCache=$file" "-Xlog:aot*=off" "-Xlog:cds*=off"
   fi
 }
+
+# Without LARGECAT_AOT=on, and unless LARGECAT_CDS=off, prints the JVM options of a CDS archive of
+# the classes a command loads (JDK 19+ -XX:+AutoCreateSharedArchive): the first run of a command
+# writes it as it exits, later runs map those classes instead of reading, parsing and verifying them
+# from the jar and the JDK's modules again; the JVM rewrites an archive it cannot use and runs
+# without it meanwhile (it does not rewrite one that is merely incomplete). One archive per command
+# (the first argument after -- that is no option), since each loads other classes, one for help (of
+# any command, and runs that name none) and one for --version. Takes the JDK, the jar, the JVM
+# options, --, and the command's arguments; prints nothing where the directory cannot be written.
+largecat_cds_options() {
+  local java_home="$1" jar="$2" command="" file dir arg
+  shift 2
+  [ "${LARGECAT_AOT:-off}" != on ] && [ "${LARGECAT_CDS:-on}" != off ] || return 0
+  local -a options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    options+=("$1")
+    shift
+  done
+  shift
+  for arg in "$@"; do
+    case "$arg" in
+      # A command's help loads few of its classes: its archive would stay that small.
+      -h | --help)
+        command=help
+        break
+        ;;
+      -V | --version)
+        command=version
+        break
+        ;;
+      -*) ;;
+      *) command="${command:-$arg}" ;;
+    esac
+  done
+  # A name, not a path: a command's name is letters and dashes.
+  [[ "$command" =~ ^[a-z-]+$ ]] || command=help
+  file="$(largecat_aot_file "$java_home" "$jar" "${options[@]}")"
+  file="${file%.aot}-$command.jsa"
+  dir="$(dirname "$file")"
+  mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+  # Archives of earlier builds of the jar.
+  find "$dir" -maxdepth 1 -name 'largecat-*.jsa' ! -newer "$jar" -delete 2>/dev/null || true
+  # The JVM takes a file that is no dynamic archive (its magic number is 0xf00baba8) for a base
+  # archive and warns on standard error; without the file, it writes one.
+  if [ -f "$file" ] && [ "$(od -An -tx1 -N4 "$file" 2>/dev/null | tr -d ' ')" != a8ab0bf0 ]; then
+    rm -f "$file" 2>/dev/null || return 0
+  fi
+  printf '%s\n' -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$file" "-Xlog:aot*=off" \
+    "-Xlog:cds*=off"
+}

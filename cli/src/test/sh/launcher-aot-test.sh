@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The launcher's AOT cache (bin/aot-cache.sh, LARGECAT_AOT=on): a run that makes it, and runs that
-# cannot use it (a stale cache made for an earlier build of the jar, a foreign file in its place, a
-# directory it cannot make) must succeed, say nothing about the cache, and give the result of a run
-# without one. The build runs this after packaging the jar (cli/pom.xml); the caches it makes go to
-# a scratch directory.
+# The launcher's AOT cache (bin/aot-cache.sh, LARGECAT_AOT=on) and its CDS archives (the default): a
+# run that makes one, and runs that cannot use it (a stale cache made for an earlier build of the
+# jar, a foreign file in its place, a directory it cannot make) must succeed, say nothing about the
+# cache, and give the result of a run without one. The build runs this after packaging the jar
+# (cli/pom.xml); the caches it makes go to a scratch directory.
 set -euo pipefail
 root="$(cd "$1" && pwd)"
 launcher="$root/largecat"
@@ -37,7 +37,7 @@ result() { # $1: the case's name; the environment says how to run
       "against $(cat "$work/none.out")"
 }
 
-LARGECAT_AOT=off result none
+LARGECAT_AOT=off LARGECAT_CDS=off result none
 [ -s "$work/none.out" ] || fail "no result without a cache"
 export LARGECAT_AOT=on LARGECAT_AOT_DIR="$work/aot"
 result fresh
@@ -71,4 +71,23 @@ result foreign
 
 # A directory it cannot make.
 LARGECAT_AOT_DIR=/dev/null/aot result unwritable
-echo "launcher-aot-test: fresh, stale, foreign and unwritable caches all gave the result of none"
+
+# The CDS archive of a command's classes, used without LARGECAT_AOT=on: made by the command's first
+# run, mapped by the next, rewritten when the file is not an archive, skipped where it cannot be.
+touch -d "@$mtime" "$jar"
+export LARGECAT_AOT=off LARGECAT_AOT_DIR="$work/cds"
+result cds-fresh
+archive="$(find "$work/cds" -name 'largecat-*-train.jsa')"
+[ -s "$archive" ] || fail "the first run made no CDS archive in $work/cds"
+# -Xshare:on makes the JVM exit rather than run without the archive.
+"$java_home/bin/java" "${jvm_options[@]}" -Xshare:on -XX:SharedArchiveFile="$archive" -jar "$jar" \
+  --version >/dev/null 2>"$work/share-on.err" \
+  || fail "the JVM cannot map the CDS archive made: $(cat "$work/share-on.err")"
+made="$(stat -c %Y "$archive")"
+result cds-reuse
+[ "$(stat -c %Y "$archive")" = "$made" ] || fail "the CDS archive was rewritten instead of used"
+head -c 100000 /dev/urandom >"$archive"
+result cds-foreign
+LARGECAT_AOT_DIR=/dev/null/aot result cds-unwritable
+echo "launcher-aot-test: fresh, stale, foreign and unwritable AOT caches and CDS archives all gave" \
+  "the result of none"

@@ -353,7 +353,7 @@ public final class DatasetReader {
     String token = line.substring(from, to);
     float value;
     try {
-      value = Float.parseFloat(token);
+      value = parseFloat(token);
     } catch (NumberFormatException e) {
       throw error("feature value '" + token + "' is not a number");
     }
@@ -361,6 +361,27 @@ public final class DatasetReader {
       throw error("feature value '" + token + "' is not finite as a float");
     }
     return value;
+  }
+
+  /**
+   * {@link Float#parseFloat}'s value, found through {@link Double#parseDouble}, which is several
+   * times faster on the 8 or 9 significant digits a float is written with. Rounding the decimal to
+   * the nearest double and that to the nearest float gives the nearest float unless the double
+   * lands exactly on a midpoint between two floats: every midpoint is a double, so the double
+   * cannot pass one. On a midpoint the decimal is rounded again, directly.
+   */
+  static float parseFloat(String token) {
+    double d = Double.parseDouble(token);
+    float f = (float) d;
+    if ((double) f == d || Double.isNaN(d)) {
+      return f;
+    }
+    if (Float.isInfinite(f)) {
+      // Just above the largest float the rounding to infinity has a midpoint of its own.
+      return Float.parseFloat(token);
+    }
+    double neighbour = d > f ? Math.nextUp(f) : Math.nextDown(f);
+    return d == ((double) f + neighbour) / 2 ? Float.parseFloat(token) : f;
   }
 
   /** Puts one row's pairs in increasing column order; a repeated column is an error. */

@@ -6,14 +6,77 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class DatasetReaderTest {
+
+  /** Float.parseFloat, the independent truth, against the reader's parse through double. */
+  private static void assertParsesAsFloatDoes(String token) {
+    assertEquals(
+        Float.floatToRawIntBits(Float.parseFloat(token)),
+        Float.floatToRawIntBits(DatasetReader.parseFloat(token)),
+        token);
+  }
+
+  @Test
+  void valuesParseToTheNearestFloatAsFloatParseFloatDoesEvenOnAndBesideMidpoints() {
+    Random random = new Random(7);
+    BigDecimal tiny = new BigDecimal("1e-70");
+    for (int i = 0; i < 200_000; i++) {
+      float f = Float.intBitsToFloat(random.nextInt());
+      if (!Float.isFinite(f)) {
+        continue;
+      }
+      assertParsesAsFloatDoes(Float.toString(f));
+      assertParsesAsFloatDoes(Double.toString(f));
+      // The exact midpoint between f and its neighbour, and decimals just either side of it, whose
+      // nearest double is that midpoint: where rounding twice could go wrong.
+      float g = Math.nextUp(f);
+      BigDecimal mid =
+          new BigDecimal((double) f).add(new BigDecimal((double) g)).divide(BigDecimal.TWO);
+      BigDecimal step = tiny.multiply(mid.abs().max(BigDecimal.ONE));
+      assertParsesAsFloatDoes(mid.toString());
+      assertParsesAsFloatDoes(mid.add(step).toString());
+      assertParsesAsFloatDoes(mid.subtract(step).toString());
+      // A short decimal, as data files hold.
+      assertParsesAsFloatDoes(
+          (random.nextBoolean() ? "-" : "")
+              + random.nextInt(10)
+              + "."
+              + (1 + random.nextInt(999_999_999))
+              + (random.nextBoolean() ? "" : "e" + (random.nextInt(90) - 45)));
+    }
+    for (String edge :
+        List.of(
+            "0",
+            "-0",
+            "3.4028235e38",
+            "3.4028236e38",
+            "3.40282356779733661637539395458142568448e38",
+            "3.4028235677973366e38",
+            "1e39",
+            "1.4e-45",
+            "7e-46",
+            "7.006492321624085e-46",
+            "1e-50",
+            "NaN",
+            "Infinity",
+            "-Infinity",
+            "0x1.8p1",
+            "1.5f",
+            "2.5d")) {
+      assertParsesAsFloatDoes(edge);
+    }
+  }
+
   private static final ReadOptions XC = ReadOptions.of(TextFormat.EXTREME_CLASSIFICATION);
 
   @TempDir Path dir;

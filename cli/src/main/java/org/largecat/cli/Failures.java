@@ -59,7 +59,9 @@ final class Failures {
   /** The exception a wrapper (an unchecked I/O error, a worker's failure) stands for. */
   private static Throwable unwrap(Throwable failure) {
     Throwable t = failure;
+    // The kernels are chosen in a class initializer, so a bad LARGECAT_BACKEND arrives wrapped.
     while ((t instanceof UncheckedIOException
+            || t instanceof ExceptionInInitializerError
             || t instanceof ExecutionException
             || t instanceof CompletionException
             || t instanceof CommandLine.ExecutionException)

@@ -11,6 +11,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 import org.largecat.IoErrors;
 import picocli.CommandLine;
@@ -27,22 +29,28 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     scope = ScopeType.INHERIT,
     versionProvider = Largecat.Version.class,
-    description = "Training and evaluation for categorical distributions with many classes.",
-    subcommands = {
-      KernelsCommand.class,
-      BenchCommand.class,
-      TrainCommand.class,
-      TuneCommand.class,
-      EvaluateCommand.Evaluate.class,
-      EvaluateCommand.Predict.class,
-      DataCommand.class,
-      CaviCommand.class,
-      SparkCommand.class,
-      ReproduceCommand.class,
-      SynthCommand.class,
-      AotTrainingCommand.class
-    })
+    description = "Training and evaluation for categorical distributions with many classes.")
 public final class Largecat {
+  /**
+   * The subcommands, in the order the help lists them. They are added by {@link
+   * #commandLine(Streams, String[])} rather than named in {@code @Command}: picocli builds every
+   * command it is given by reflection, and a run needs only the one it names.
+   */
+  private static final List<Class<?>> COMMANDS =
+      List.of(
+          KernelsCommand.class,
+          BenchCommand.class,
+          TrainCommand.class,
+          TuneCommand.class,
+          EvaluateCommand.Evaluate.class,
+          EvaluateCommand.Predict.class,
+          DataCommand.class,
+          CaviCommand.class,
+          SparkCommand.class,
+          ReproduceCommand.class,
+          SynthCommand.class,
+          AotTrainingCommand.class);
+
   @Option(
       names = "--debug",
       scope = ScopeType.INHERIT,
@@ -82,7 +90,7 @@ public final class Largecat {
    */
   static int run(
       String[] args, InputStream in, OutputStream out, Charset charset, PrintStream err) {
-    return run(Largecat::commandLine, args, in, out, charset, err);
+    return run(streams -> commandLine(streams, args), args, in, out, charset, err);
   }
 
   /** Runs {@code args} on the command tree {@code tree} makes (tests add commands to it). */
@@ -148,7 +156,21 @@ public final class Largecat {
 
   /** The whole command tree, printing its help and errors to {@code streams}. */
   static CommandLine commandLine(Streams streams) {
-    CommandLine command = new CommandLine(new Largecat(), new StreamsFactory(streams));
+    return commandLine(streams, null);
+  }
+
+  /**
+   * The command tree that {@code arguments} need, printing to {@code streams}: only the subcommand
+   * that the first argument names, none for {@code --version} alone, and else (the root's help, an
+   * unknown command, no arguments) every one; {@code arguments} null means every one. The root's
+   * options take no values, so the first argument that is no option is the subcommand.
+   */
+  static CommandLine commandLine(Streams streams, String[] arguments) {
+    StreamsFactory factory = new StreamsFactory(streams);
+    CommandLine command = new CommandLine(new Largecat(), factory);
+    for (Class<?> type : needed(arguments)) {
+      command.addSubcommand(new CommandLine(type, factory));
+    }
     OptionTypes.registerLabels(command);
     // The enums' values are shown in lower case (--step adaptive|sgd).
     command.setCaseInsensitiveEnumValuesAllowed(true);
@@ -176,6 +198,24 @@ public final class Largecat {
             Failures.report(
                 e, failed.getCommandSpec().qualifiedName(), failed.getErr(), debug(command)));
     return command;
+  }
+
+  private static List<Class<?>> needed(String[] args) {
+    if (args == null) {
+      return COMMANDS;
+    }
+    String first = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse(null);
+    if (first == null) {
+      boolean versionOnly =
+          args.length > 0
+              && Arrays.stream(args).allMatch(a -> a.equals("--version") || a.equals("-V"));
+      return versionOnly ? List.of() : COMMANDS;
+    }
+    return COMMANDS.stream()
+        .filter(c -> c.getAnnotation(Command.class).name().equals(first))
+        .findFirst()
+        .<List<Class<?>>>map(List::of)
+        .orElse(COMMANDS);
   }
 
   /**

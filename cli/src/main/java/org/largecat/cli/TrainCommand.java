@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.largecat.data.Dataset;
@@ -402,6 +403,9 @@ final class TrainCommand implements Callable<Integer> {
       throw usage("--validation-fraction " + validationFraction + " must be below 1");
     }
     OutputFiles.check(modelFile);
+    // Choosing the kernels links native libraries, reading the data parses text: on two cores the
+    // two overlap.
+    CompletableFuture<Kernels> selected = CompletableFuture.supplyAsync(Kernels::get);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
     if (test != null && dropUnseen) {
@@ -424,7 +428,7 @@ final class TrainCommand implements Callable<Integer> {
         test = scaled[1];
       }
     }
-    Kernels kernels = Kernels.get();
+    Kernels kernels = selected.join();
     if (method == null) {
       method = automatic(train, err);
     }

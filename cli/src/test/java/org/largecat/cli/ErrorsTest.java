@@ -10,10 +10,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -492,6 +495,22 @@ class ErrorsTest {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new CommandRun(
         status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aBadBackendFromTheKernelsInitializerOnAnotherThreadIsOneLineOfBadInput() {
+    StringWriter err = new StringWriter();
+    int status =
+        Failures.report(
+            new CompletionException(
+                new ExceptionInInitializerError(
+                    new IllegalArgumentException("unknown largecat backend 'gpu'"))),
+            "largecat train",
+            new PrintWriter(err),
+            false);
+    assertEquals(Failures.BAD_INPUT, status);
+    assertEquals(
+        "largecat train: unknown largecat backend 'gpu'" + System.lineSeparator(), err.toString());
   }
 
   @Test

@@ -1,7 +1,6 @@
 package org.largecat.kernel;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,10 @@ import java.util.ServiceLoader;
 
 /**
  * Every backend this JVM knows of and whether it can run: the ones on the class path, found with
- * {@link ServiceLoader}, and the standard ones that are missing from it.
+ * {@link ServiceLoader}, and the standard ones that are missing from it. A backend is probed (its
+ * {@link KernelBackend#load()} called) only when it is first asked for: loading one can mean
+ * linking a native library or extracting one to a temporary directory, and {@code auto} needs only
+ * the first backends of each family's order.
  */
 public final class BackendCatalog {
 
@@ -64,13 +66,21 @@ public final class BackendCatalog {
     }
   }
 
+  /** The backends on the class path by name. */
+  private final Map<String, KernelBackend> backends;
+
+  /**
+   * Every name, standard ones in auto order, then any others, to its entry once probed (null
+   * before).
+   */
   private final Map<String, Entry> entries;
 
-  private BackendCatalog(Map<String, Entry> entries) {
-    this.entries = Collections.unmodifiableMap(entries);
+  private BackendCatalog(Map<String, KernelBackend> backends, Map<String, Entry> entries) {
+    this.backends = backends;
+    this.entries = entries;
   }
 
-  /** Discovers and loads the backends on the class path of this class's loader. */
+  /** Discovers the backends on the class path of this class's loader. */
   public static BackendCatalog discover() {
     List<KernelBackend> found = new ArrayList<>();
     ServiceLoader<KernelBackend> loader =
@@ -86,29 +96,33 @@ public final class BackendCatalog {
     return of(found);
   }
 
-  /** Loads the given backends; the standard ones not among them are recorded as absent. */
+  /**
+   * The given backends, each probed when first asked for; the standard ones not among them are
+   * recorded as absent.
+   */
   public static BackendCatalog of(List<KernelBackend> backends) {
-    Map<String, Entry> loaded = new LinkedHashMap<>();
+    Map<String, KernelBackend> found = new LinkedHashMap<>();
     for (KernelBackend backend : backends) {
-      if (loaded.containsKey(backend.name())) {
+      if (found.putIfAbsent(backend.name(), backend) != null) {
         throw new IllegalStateException("two kernel backends are named " + backend.name());
       }
-      loaded.put(backend.name(), load(backend));
     }
     Map<String, Entry> entries = new LinkedHashMap<>();
     for (String name : AUTO_ORDER) {
       entries.put(
           name,
-          loaded.containsKey(name)
-              ? loaded.remove(name)
+          found.containsKey(name)
+              ? null
               : new Entry(
                   name,
                   null,
                   "not on the class path",
                   "add the largecat module " + MODULES.get(name) + " to the class path"));
     }
-    entries.putAll(loaded);
-    return new BackendCatalog(entries);
+    for (String name : found.keySet()) {
+      entries.putIfAbsent(name, null);
+    }
+    return new BackendCatalog(found, entries);
   }
 
   private static Entry load(KernelBackend backend) {
@@ -119,13 +133,36 @@ public final class BackendCatalog {
     }
   }
 
-  /** All entries, available or not, standard ones in auto order, then any others. */
+  /**
+   * All entries, available or not, standard ones in auto order, then any others; probes every
+   * backend.
+   */
   public List<Entry> entries() {
-    return List.copyOf(entries.values());
+    return names().stream().map(this::entry).toList();
   }
 
-  /** The entry for a name, or null if no backend has that name. */
-  public Entry entry(String name) {
+  /** Every backend's name, standard ones in auto order, then any others; probes none. */
+  public List<String> names() {
+    return List.copyOf(entries.keySet());
+  }
+
+  /**
+   * The entry for a name, probing the backend if it has not been; null if no backend has that name.
+   */
+  public synchronized Entry entry(String name) {
+    if (!entries.containsKey(name)) {
+      return null;
+    }
+    Entry e = entries.get(name);
+    if (e == null) {
+      e = load(backends.get(name));
+      entries.put(name, e);
+    }
+    return e;
+  }
+
+  /** The entry for a name if it is absent or has been probed, else null; probes nothing. */
+  public synchronized Entry probed(String name) {
     return entries.get(name);
   }
 
@@ -137,7 +174,7 @@ public final class BackendCatalog {
   Entry best(KernelFamily family) {
     Entry degraded = null;
     for (String name : autoOrder(family)) {
-      Entry e = entries.get(name);
+      Entry e = entry(name);
       if (!e.available() || e.families().get(family) == null) {
         continue;
       }

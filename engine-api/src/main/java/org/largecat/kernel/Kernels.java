@@ -3,7 +3,6 @@ package org.largecat.kernel;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The kernels this JVM runs: one implementation per family, chosen at startup from {@code
@@ -57,7 +56,11 @@ public final class Kernels {
     private static Kernels fromEnvironment() {
       BackendCatalog catalog = catalog();
       Kernels k = select(catalog, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
-      for (BackendCatalog.Entry e : catalog.entries()) {
+      for (String name : catalog.names()) {
+        BackendCatalog.Entry e = catalog.probed(name);
+        if (e == null) {
+          continue;
+        }
         if (!e.available() && !"not on the class path".equals(e.reason())) {
           LOG.log(
               System.Logger.Level.WARNING,
@@ -113,9 +116,7 @@ public final class Kernels {
             "unknown largecat backend '"
                 + request
                 + "'; known: auto, "
-                + catalog.entries().stream()
-                    .map(BackendCatalog.Entry::name)
-                    .collect(Collectors.joining(", ")));
+                + String.join(", ", catalog.names()));
       }
       if (!forced.available()) {
         throw new IllegalArgumentException(
@@ -175,7 +176,8 @@ public final class Kernels {
 
   /**
    * One line: the request, the backend of each family, what each available backend loaded (when it
-   * says), and why every other backend was skipped.
+   * says), why every other backend was skipped, and which were not probed because the families'
+   * backends come before them in auto order. Probes nothing itself.
    */
   public String report(BackendCatalog catalog) {
     StringBuilder s =
@@ -184,7 +186,19 @@ public final class Kernels {
             .append(checked ? ", checked against scalar" : "")
             .append("): ");
     s.append(describeChoice());
-    for (BackendCatalog.Entry e : catalog.entries()) {
+    for (String name : catalog.names()) {
+      BackendCatalog.Entry e = catalog.probed(name);
+      if (e == null) {
+        s.append("; not probed ")
+            .append(name)
+            .append(": ")
+            .append(
+                !AUTO.equals(request)
+                    ? "not requested, and a backend before it in auto order covers each family"
+                        + " the requested one lacks"
+                    : "a backend before it in auto order covers each family");
+        continue;
+      }
       if (!e.available()) {
         s.append("; skipped ")
             .append(e.name())

@@ -185,15 +185,60 @@ class BackendSelectionTest {
   }
 
   @Test
-  void aBackendThatFailsOtherwiseThanUnavailableIsARealError() {
+  void aBackendThatFailsOtherwiseThanUnavailableIsARealErrorWhenProbed() {
     KernelBackend broken =
         backend(
             "simd",
             () -> {
               throw new IllegalStateException("bug");
             });
-    assertThrows(
-        IllegalStateException.class, () -> BackendCatalog.of(List.of(new ScalarBackend(), broken)));
+    BackendCatalog catalog = BackendCatalog.of(List.of(new ScalarBackend(), broken));
+    assertThrows(IllegalStateException.class, () -> Kernels.select(catalog, "auto", false));
+    assertThrows(IllegalStateException.class, catalog::entries);
+  }
+
+  /** A backend whose every family is the scalar reference's, under a standard name. */
+  private static KernelBackend complete(String name) {
+    return backend(name, () -> new ScalarBackend().load());
+  }
+
+  /** A backend that fails the test if it is ever probed. */
+  private static KernelBackend mustNotBeProbed(String name) {
+    return backend(
+        name,
+        () -> {
+          throw new AssertionError(name + " was probed");
+        });
+  }
+
+  @Test
+  void autoProbesBackendsOnlyUntilEachFamilyHasOneAndTheReportSaysWhichWereNot() {
+    BackendCatalog catalog =
+        BackendCatalog.of(
+            List.of(
+                complete("native"),
+                partial("simd"),
+                mustNotBeProbed("jblas"),
+                new ScalarBackend(),
+                matrixOnly("blas")));
+    Kernels k = Kernels.select(catalog, "auto", false);
+    for (KernelFamily f : KernelFamily.values()) {
+      // Implicit updates look at simd first (it lacks them here), matrix ops at blas.
+      assertEquals(f == KernelFamily.MATRIX_OPS ? "blas" : "native", k.backendOf(f), f.label());
+    }
+    String report = k.report(catalog);
+    for (String name : List.of("jblas", "scalar")) {
+      assertTrue(
+          report.contains(
+              "not probed " + name + ": a backend before it in auto order covers each family"),
+          report);
+    }
+    assertTrue(report.contains("blas uses blas detail"), report);
+    assertTrue(report.contains("not chosen simd: a faster backend covers its families"), report);
+    assertFalse(report.contains("not probed native") || report.contains("not probed blas"), report);
+    assertEquals(
+        "scalar", Kernels.select(catalog, "scalar", false).backendOf(KernelFamily.VECTOR_OPS));
+    assertTrue(catalog.probed("scalar").available(), "forcing a backend probes it");
   }
 
   @Test
