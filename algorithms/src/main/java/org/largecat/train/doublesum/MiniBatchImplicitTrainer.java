@@ -541,7 +541,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       double[] trial = trialScores;
       Arrays.fill(now, 0, size * q, 0);
       double normA = 0;
-      double phi = objective(now, normA, j, size, q, logC, c);
+      double phi = objective(now, normA, j, size, q, logC, c, true);
       int iterations = 0;
       while (iterations < MAX_NEWTON_ITERATIONS) {
         iterations++;
@@ -557,8 +557,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
                 ? Math.sqrt(options.innerTolerance())
                 : Math.min(0.5, Math.sqrt(bound / (2 * scale)));
         double slope = newtonDirection(j, size, q, r, size * q, forcing);
-        double cross = weightedDot(a, direction, q, r);
-        double normD = weightedDot(direction, direction, q, r);
         if (last) {
           // Within tolerance in Φ; the full step left (quadratically convergent here) squares the
           // error in A.
@@ -568,9 +566,19 @@ final class MiniBatchImplicitTrainer implements Trainer {
           for (int p = 0; p < size * q; p++) {
             now[p] += directionScores[p];
           }
-          normA += 2 * cross + normD;
           break;
         }
+        double cross = 0;
+        double normD = 0;
+        for (int l = 0; l < r; l++) {
+          int at = l * q;
+          for (int t = 0; t < q; t++) {
+            cross += ridge[t] * a[at + t] * direction[at + t];
+            normD += ridge[t] * direction[at + t] * direction[at + t];
+          }
+        }
+        cross /= 2;
+        normD /= 2;
         double length = 1;
         double next = Double.NaN;
         double trialNorm = normA;
@@ -579,7 +587,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
             trial[p] = now[p] + length * directionScores[p];
           }
           trialNorm = normA + length * (2 * cross + length * normD);
-          next = objective(trial, trialNorm, j, size, q, logC, c);
+          next = objective(trial, trialNorm, j, size, q, logC, c, true);
           if (next <= phi + 0.25 * length * slope) {
             break;
           }
@@ -597,18 +605,25 @@ final class MiniBatchImplicitTrainer implements Trainer {
         normA = trialNorm;
         phi = next;
       }
-      objective(now, normA, j, size, q, logC, c); // ω_i at the solution
+      objective(now, 0, j, size, q, logC, c, false); // ω_i at the solution
       newtonIterations.addAndGet(iterations);
       solves.incrementAndGet();
     }
 
     /**
      * Φ at the point whose scores are s and whose Σ_k (1 + λ_k)‖a_k‖² is norm; leaves ζ_i, ω_i and,
-     * per point and row slot, e_i: the softmax weights π_ik of the terms of d_i at t ≠ y_i and −Σ_k
-     * π_ik at y_i.
+     * if {@code withWeights} (the gradient and Hessian use them, ω_i alone does not), per point and
+     * row slot, e_i: the softmax weights π_ik of the terms of d_i at t ≠ y_i and −Σ_k π_ik at y_i.
      */
     private double objective(
-        double[] s, double norm, int j, int size, int q, double logC, double c) {
+        double[] s,
+        double norm,
+        int j,
+        int size,
+        int q,
+        double logC,
+        double c,
+        boolean withWeights) {
       int[] slot = labelSlot[j];
       for (int point = 0; point < size; point++) {
         int ty = slot[point];
@@ -629,15 +644,17 @@ final class MiniBatchImplicitTrainer implements Trainer {
             sum += weights[row + t];
           }
         }
-        double inverse = 1 / sum;
-        double total = 0;
-        for (int t = 0; t < q; t++) {
-          if (t != ty) {
-            weights[row + t] *= inverse;
-            total += weights[row + t];
+        if (withWeights) {
+          double inverse = 1 / sum;
+          double total = 0;
+          for (int t = 0; t < q; t++) {
+            if (t != ty) {
+              weights[row + t] *= inverse;
+              total += weights[row + t];
+            }
           }
+          weights[row + ty] = -total;
         }
-        weights[row + ty] = -total;
         zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + max + Math.log(sum);
       }
       kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, size, zeta, 0, omega, 0);
@@ -801,18 +818,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
           }
         }
       }
-    }
-
-    /** Σ_t (1 + λ_t) x_t · y_t. */
-    private double weightedDot(double[] x, double[] y, int q, int r) {
-      double sum = 0;
-      for (int l = 0; l < r; l++) {
-        int at = l * q;
-        for (int t = 0; t < q; t++) {
-          sum += ridge[t] * x[at + t] * y[at + t];
-        }
-      }
-      return sum / 2;
     }
 
     private static double dot(double[] x, double[] y, int n) {
