@@ -46,17 +46,18 @@ import org.largecat.train.Trainer;
  * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the (|L_j| +
  * |C|)·rank unknowns, stopped when half the squared Newton decrement, the predicted gap to the
  * minimum, is below {@code innerTolerance}·max(1, Φ) (known before the direction from an upper
- * bound on the decrement); that last Newton step is still taken, which squares the error in A. The
- * Newton system is solved inexactly, to a relative residual that shrinks with the gradient, by
- * conjugate gradients on products with the Hessian above, each one projection of the direction onto
- * the b_i and one back, O(|S_j| q rank); the Hessian itself, (q·rank)² entries, and its
- * O((q·rank)³) factorisation are never formed. The problem is the paper's small strongly convex
- * one: near the identity ×2 for small η (ω_i ≈ ηs), so a few iterations, preconditioned by the
- * diagonal, do. Every quantity is formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by
- * the Wright omega kernel), so no point overflows however large z − u is; that is the purpose of
- * the paper's safe starting point (App. F.3.5, the linear program 22), and here A = 0, the old
- * weights after the ridge shrink, is already safe: Φ(0) is finite and its gradient is linear, not
- * exponential, in z − u.
+ * bound on the decrement); that last Newton step is still taken, its direction just accurate enough
+ * to leave a gap below innerTolerance²·max(1, Φ), and ω_i after it come from a Taylor expansion
+ * rather than another evaluation of Φ. The Newton system is solved inexactly, to a relative
+ * residual that shrinks with the gradient, by conjugate gradients on products with the Hessian
+ * above, each one projection of the direction onto the b_i and one back, O(|S_j| q rank); the
+ * Hessian itself, (q·rank)² entries, and its O((q·rank)³) factorisation are never formed. The
+ * problem is the paper's small strongly convex one: near the identity ×2 for small η (ω_i ≈ ηs), so
+ * a few iterations, preconditioned by the diagonal, do. Every quantity is formed in log space (log
+ * d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however
+ * large z − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear
+ * program 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is
+ * finite and its gradient is linear, not exponential, in z − u.
  *
  * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
  * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
@@ -551,15 +552,19 @@ final class MiniBatchImplicitTrainer implements Trainer {
         iterations++;
         double bound = gradientAndDiagonal(j, size, q, r);
         // gᵀ(∇²Φ)⁻¹g ≤ bound, as ∇²Φ ⪰ 2 diag(1 + λ) ⊗ I: once bound/2 is within tolerance this is
-        // the last step, and a direction with relative residual √tolerance already squares the
-        // gap; before that, a residual of min(1/2, √(bound/2Φ)) keeps Newton superlinear
-        // (inexact Newton, Nocedal & Wright Thm. 7.2) for fewer Hessian products.
+        // the last step, and a direction with relative residual ρ leaves a gap of about ρ²·bound/2,
+        // so ρ = tolerance·√(2Φ/bound) (√tolerance when the gap is at the tolerance, more the
+        // further below it is) leaves at most tolerance²·max(1, Φ); before that, a residual of
+        // min(1/2,
+        // √(bound/2Φ)) keeps Newton superlinear (inexact Newton, Nocedal & Wright Thm. 7.2) for
+        // fewer Hessian products.
         double scale = Math.max(1, phi);
-        boolean last = bound / 2 <= options.innerTolerance() * scale;
+        double tolerance = options.innerTolerance();
+        boolean last = bound / 2 <= tolerance * scale;
         double forcing =
-            last
-                ? Math.sqrt(options.innerTolerance())
-                : Math.min(0.5, Math.sqrt(bound / (2 * scale)));
+            Math.min(
+                0.5,
+                last ? tolerance * Math.sqrt(2 * scale / bound) : Math.sqrt(bound / (2 * scale)));
         double slope = newtonDirection(j, size, q, r, size * q, forcing);
         if (last) {
           // Within tolerance in Φ; the full step left (quadratically convergent here) squares the
