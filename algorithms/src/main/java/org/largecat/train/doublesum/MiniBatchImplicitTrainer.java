@@ -551,13 +551,13 @@ final class MiniBatchImplicitTrainer implements Trainer {
       while (iterations < MAX_NEWTON_ITERATIONS) {
         iterations++;
         double bound = gradientAndDiagonal(j, size, q, r);
-        // gᵀ(∇²Φ)⁻¹g ≤ bound, as ∇²Φ ⪰ 2 diag(1 + λ) ⊗ I: once bound/2 is within tolerance this is
-        // the last step, and a direction with relative residual ρ leaves a gap of about ρ²·bound/2,
-        // so ρ = tolerance·√(2Φ/bound) (√tolerance when the gap is at the tolerance, more the
-        // further below it is) leaves at most tolerance²·max(1, Φ); before that, a residual of
-        // min(1/2,
-        // √(bound/2Φ)) keeps Newton superlinear (inexact Newton, Nocedal & Wright Thm. 7.2) for
-        // fewer Hessian products.
+        // gᵀ(∇²Φ)⁻¹g ≤ bound, as ∇²Φ ⪰ 2 diag(1 + λ) ⊗ I: once bound/2 is within
+        // tolerance·scale (scale = max(1, Φ)) this is the last step, and a direction with relative
+        // residual ρ leaves a gap of about ρ²·bound/2, so ρ = tolerance·√(2·scale/bound)
+        // (√tolerance when the gap is at the tolerance, more the further below it is) leaves at
+        // most tolerance²·scale; before that, a residual of min(1/2, √(bound/2·scale)) keeps
+        // Newton superlinear (inexact Newton, Nocedal & Wright Thm. 7.2) for fewer Hessian
+        // products.
         double scale = Math.max(1, phi);
         double tolerance = options.innerTolerance();
         boolean last = bound / 2 <= tolerance * scale;
