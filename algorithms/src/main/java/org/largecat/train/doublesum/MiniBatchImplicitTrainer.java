@@ -46,17 +46,18 @@ import org.largecat.train.Trainer;
  * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the (|L_j| +
  * |C|)·rank unknowns, stopped when half the squared Newton decrement, the predicted gap to the
  * minimum, is below {@code innerTolerance}·max(1, Φ) (known before the direction from an upper
- * bound on the decrement); that last Newton step is still taken, which squares the error in A. The
- * Newton system is solved inexactly, to a relative residual that shrinks with the gradient, by
- * conjugate gradients on products with the Hessian above, each one projection of the direction onto
- * the b_i and one back, O(|S_j| q rank); the Hessian itself, (q·rank)² entries, and its
- * O((q·rank)³) factorisation are never formed. The problem is the paper's small strongly convex
- * one: near the identity ×2 for small η (ω_i ≈ ηs), so a few iterations, preconditioned by the
- * diagonal, do. Every quantity is formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by
- * the Wright omega kernel), so no point overflows however large z − u is; that is the purpose of
- * the paper's safe starting point (App. F.3.5, the linear program 22), and here A = 0, the old
- * weights after the ridge shrink, is already safe: Φ(0) is finite and its gradient is linear, not
- * exponential, in z − u.
+ * bound on the decrement); that last Newton step is still taken, its direction just accurate enough
+ * to leave a gap below innerTolerance²·max(1, Φ), and ω_i after it come from a Taylor expansion
+ * rather than another evaluation of Φ. The Newton system is solved inexactly, to a relative
+ * residual that shrinks with the gradient, by conjugate gradients on products with the Hessian
+ * above, each one projection of the direction onto the b_i and one back, O(|S_j| q rank); the
+ * Hessian itself, (q·rank)² entries, and its O((q·rank)³) factorisation are never formed. The
+ * problem is the paper's small strongly convex one: near the identity ×2 for small η (ω_i ≈ ηs), so
+ * a few iterations, preconditioned by the diagonal, do. Every quantity is formed in log space (log
+ * d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however
+ * large z − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear
+ * program 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is
+ * finite and its gradient is linear, not exponential, in z − u.
  *
  * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
  * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
@@ -72,6 +73,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
   private static final int MAX_NEWTON_ITERATIONS = 100;
+
+  /** The largest score move of the last Newton step after which ω_i is updated by Taylor. */
+  private static final double TAYLOR_STEP = 0x1p-16;
 
   private final AugmentedData data;
   private final LinearModel model;
@@ -541,24 +545,27 @@ final class MiniBatchImplicitTrainer implements Trainer {
       double[] trial = trialScores;
       Arrays.fill(now, 0, size * q, 0);
       double normA = 0;
-      double phi = objective(now, normA, j, size, q, logC, c);
+      double phi = objective(now, normA, j, size, q, logC, c, true);
       int iterations = 0;
+      boolean omegaKnown = false;
       while (iterations < MAX_NEWTON_ITERATIONS) {
         iterations++;
         double bound = gradientAndDiagonal(j, size, q, r);
-        // gᵀ(∇²Φ)⁻¹g ≤ bound, as ∇²Φ ⪰ 2 diag(1 + λ) ⊗ I: once bound/2 is within tolerance this is
-        // the last step, and a direction with relative residual √tolerance already squares the
-        // gap; before that, a residual of min(1/2, √(bound/2Φ)) keeps Newton superlinear
-        // (inexact Newton, Nocedal & Wright Thm. 7.2) for fewer Hessian products.
+        // gᵀ(∇²Φ)⁻¹g ≤ bound, as ∇²Φ ⪰ 2 diag(1 + λ) ⊗ I: once bound/2 is within
+        // tolerance·scale (scale = max(1, Φ)) this is the last step, and a direction with relative
+        // residual ρ leaves a gap of about ρ²·bound/2, so ρ = tolerance·√(2·scale/bound)
+        // (√tolerance when the gap is at the tolerance, more the further below it is) leaves at
+        // most tolerance²·scale; before that, a residual of min(1/2, √(bound/2·scale)) keeps
+        // Newton superlinear (inexact Newton, Nocedal & Wright Thm. 7.2) for fewer Hessian
+        // products.
         double scale = Math.max(1, phi);
-        boolean last = bound / 2 <= options.innerTolerance() * scale;
+        double tolerance = options.innerTolerance();
+        boolean last = bound / 2 <= tolerance * scale;
         double forcing =
-            last
-                ? Math.sqrt(options.innerTolerance())
-                : Math.min(0.5, Math.sqrt(bound / (2 * scale)));
+            Math.min(
+                0.5,
+                last ? tolerance * Math.sqrt(2 * scale / bound) : Math.sqrt(bound / (2 * scale)));
         double slope = newtonDirection(j, size, q, r, size * q, forcing);
-        double cross = weightedDot(a, direction, q, r);
-        double normD = weightedDot(direction, direction, q, r);
         if (last) {
           // Within tolerance in Φ; the full step left (quadratically convergent here) squares the
           // error in A.
@@ -568,9 +575,20 @@ final class MiniBatchImplicitTrainer implements Trainer {
           for (int p = 0; p < size * q; p++) {
             now[p] += directionScores[p];
           }
-          normA += 2 * cross + normD;
+          omegaKnown = stepOmega(j, size, q);
           break;
         }
+        double cross = 0;
+        double normD = 0;
+        for (int l = 0; l < r; l++) {
+          int at = l * q;
+          for (int t = 0; t < q; t++) {
+            cross += ridge[t] * a[at + t] * direction[at + t];
+            normD += ridge[t] * direction[at + t] * direction[at + t];
+          }
+        }
+        cross /= 2;
+        normD /= 2;
         double length = 1;
         double next = Double.NaN;
         double trialNorm = normA;
@@ -579,7 +597,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
             trial[p] = now[p] + length * directionScores[p];
           }
           trialNorm = normA + length * (2 * cross + length * normD);
-          next = objective(trial, trialNorm, j, size, q, logC, c);
+          next = objective(trial, trialNorm, j, size, q, logC, c, true);
           if (next <= phi + 0.25 * length * slope) {
             break;
           }
@@ -597,18 +615,27 @@ final class MiniBatchImplicitTrainer implements Trainer {
         normA = trialNorm;
         phi = next;
       }
-      objective(now, normA, j, size, q, logC, c); // ω_i at the solution
+      if (!omegaKnown) {
+        objective(now, 0, j, size, q, logC, c, false); // ω_i at the solution
+      }
       newtonIterations.addAndGet(iterations);
       solves.incrementAndGet();
     }
 
     /**
      * Φ at the point whose scores are s and whose Σ_k (1 + λ_k)‖a_k‖² is norm; leaves ζ_i, ω_i and,
-     * per point and row slot, e_i: the softmax weights π_ik of the terms of d_i at t ≠ y_i and −Σ_k
-     * π_ik at y_i.
+     * if {@code withWeights} (the gradient and Hessian use them, ω_i alone does not), per point and
+     * row slot, e_i: the softmax weights π_ik of the terms of d_i at t ≠ y_i and −Σ_k π_ik at y_i.
      */
     private double objective(
-        double[] s, double norm, int j, int size, int q, double logC, double c) {
+        double[] s,
+        double norm,
+        int j,
+        int size,
+        int q,
+        double logC,
+        double c,
+        boolean withWeights) {
       int[] slot = labelSlot[j];
       for (int point = 0; point < size; point++) {
         int ty = slot[point];
@@ -629,15 +656,17 @@ final class MiniBatchImplicitTrainer implements Trainer {
             sum += weights[row + t];
           }
         }
-        double inverse = 1 / sum;
-        double total = 0;
-        for (int t = 0; t < q; t++) {
-          if (t != ty) {
-            weights[row + t] *= inverse;
-            total += weights[row + t];
+        if (withWeights) {
+          double inverse = 1 / sum;
+          double total = 0;
+          for (int t = 0; t < q; t++) {
+            if (t != ty) {
+              weights[row + t] *= inverse;
+              total += weights[row + t];
+            }
           }
+          weights[row + ty] = -total;
         }
-        weights[row + ty] = -total;
         zeta[point] = logC + c - u[batchPoints[batchStart[j] + point]] + max + Math.log(sum);
       }
       kernels.specialFunctions().apply(ElementwiseFunction.WRIGHT_OMEGA, size, zeta, 0, omega, 0);
@@ -646,6 +675,46 @@ final class MiniBatchImplicitTrainer implements Trainer {
         phi += (1 + omega[point]) * (1 + omega[point]);
       }
       return phi;
+    }
+
+    /**
+     * ω_i after the last Newton step, whose scores are in directionScores, from the weights and ω_i
+     * before it by Taylor expansions to second order: ζ_i moves by δ_i = e_i·Δ_i + (Σ_t π_it Δ_it²
+     * − (e_i·Δ_i)²)/2 with Δ_it = ds_it − ds_iy_i, and ω by (ω/(1 + ω)) δ + (ω/(1 + ω)³) δ²/2
+     * (∂ω/∂ζ = ω/(1 + ω)). Both remainders are cubic in max |Δ_it|, below 1e-14 of ω when it is at
+     * most {@value #TAYLOR_STEP}, far below the Wright omega kernel's own 1e-13; returns false and
+     * leaves ω as it was when a step is larger.
+     */
+    private boolean stepOmega(int j, int size, int q) {
+      int[] slot = labelSlot[j];
+      for (int point = 0; point < size; point++) {
+        int row = point * q;
+        double sy = directionScores[row + slot[point]];
+        for (int t = 0; t < q; t++) {
+          if (!(Math.abs(directionScores[row + t] - sy) <= TAYLOR_STEP)) {
+            return false;
+          }
+        }
+      }
+      for (int point = 0; point < size; point++) {
+        int row = point * q;
+        int ty = slot[point];
+        double sy = directionScores[row + ty];
+        double first = 0;
+        double second = 0;
+        for (int t = 0; t < q; t++) {
+          if (t != ty) {
+            double move = directionScores[row + t] - sy;
+            first += weights[row + t] * move;
+            second += weights[row + t] * move * move;
+          }
+        }
+        double delta = first + (second - first * first) / 2;
+        double w = omega[point];
+        double slope = w / (1 + w);
+        omega[point] = w + slope * delta + slope / ((1 + w) * (1 + w)) * delta * delta / 2;
+      }
+      return true;
     }
 
     /**
@@ -801,18 +870,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
           }
         }
       }
-    }
-
-    /** Σ_t (1 + λ_t) x_t · y_t. */
-    private double weightedDot(double[] x, double[] y, int q, int r) {
-      double sum = 0;
-      for (int l = 0; l < r; l++) {
-        int at = l * q;
-        for (int t = 0; t < q; t++) {
-          sum += ridge[t] * x[at + t] * y[at + t];
-        }
-      }
-      return sum / 2;
     }
 
     private static double dot(double[] x, double[] y, int n) {
