@@ -1,6 +1,5 @@
 package org.largecat.train.sampled;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -60,8 +59,8 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
-  private final List<Callable<Void>> examplePhase = new ArrayList<>();
-  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final List<Callable<Void>> examplePhase;
+  private final List<Callable<Void>> updatePhase;
   private final TrainingThreads threadPool;
   private int iteration;
   private double stepScale = 1;
@@ -104,20 +103,11 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     int threads = options.threads();
     workers = new Worker[threads];
     for (int r = 0; r < threads; r++) {
-      Worker worker = new Worker(r, threads);
-      workers[r] = worker;
-      examplePhase.add(
-          () -> {
-            worker.examples();
-            return null;
-          });
-      updatePhase.add(
-          () -> {
-            worker.update();
-            return null;
-          });
+      workers[r] = new Worker(r, threads);
     }
     threadPool = new TrainingThreads(threads);
+    examplePhase = threadPool.phase(t -> workers[t].examples());
+    updatePhase = threadPool.phase(t -> workers[t].update());
   }
 
   @Override

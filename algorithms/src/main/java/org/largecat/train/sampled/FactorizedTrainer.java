@@ -1,6 +1,5 @@
 package org.largecat.train.sampled;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -74,8 +73,8 @@ public final class FactorizedTrainer implements Trainer {
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
-  private final List<Callable<Void>> examplePhase = new ArrayList<>();
-  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final List<Callable<Void>> examplePhase;
+  private final List<Callable<Void>> updatePhase;
   private final TrainingThreads threadPool;
   private int iteration;
   private double stepScale = 1;
@@ -127,19 +126,10 @@ public final class FactorizedTrainer implements Trainer {
     workers = new Worker[threads];
     for (int r = 0; r < threads; r++) {
       workers[r] = new Worker(r, (batch + threads - 1) / threads);
-      Worker worker = workers[r];
-      examplePhase.add(
-          () -> {
-            worker.examples();
-            return null;
-          });
-      updatePhase.add(
-          () -> {
-            worker.update();
-            return null;
-          });
     }
     threadPool = new TrainingThreads(threads);
+    examplePhase = threadPool.phase(t -> workers[t].examples());
+    updatePhase = threadPool.phase(t -> workers[t].update());
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.largecat.train.sampled;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -105,8 +104,8 @@ public final class SampledTrainer implements Trainer {
   private static final int CLASS_BLOCK = 128;
 
   private final ExampleWorker[] workers;
-  private final List<Callable<Void>> examplePhase = new ArrayList<>();
-  private final List<Callable<Void>> updatePhase = new ArrayList<>();
+  private final List<Callable<Void>> examplePhase;
+  private final List<Callable<Void>> updatePhase;
   private final TrainingThreads threadPool;
   private static final double WORK_PER_THREAD = 200_000;
   private final RowUpdate rowUpdate;
@@ -169,19 +168,10 @@ public final class SampledTrainer implements Trainer {
     workers = new ExampleWorker[threads];
     for (int r = 0; r < threads; r++) {
       workers[r] = new ExampleWorker(r, (batchExamples.length + threads - 1) / threads);
-      int thread = r;
-      examplePhase.add(
-          () -> {
-            workers[thread].run();
-            return null;
-          });
-      updatePhase.add(
-          () -> {
-            update(thread);
-            return null;
-          });
     }
     threadPool = new TrainingThreads(threads);
+    examplePhase = threadPool.phase(t -> workers[t].run());
+    updatePhase = threadPool.phase(this::update);
   }
 
   /** |S|: the option's, at most K − 1, and K − 1 for the exact softmax. */

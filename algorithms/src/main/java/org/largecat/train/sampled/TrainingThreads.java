@@ -1,9 +1,11 @@
 package org.largecat.train.sampled;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.IntConsumer;
 import org.largecat.Parallel;
 
 /**
@@ -11,9 +13,11 @@ import org.largecat.Parallel;
  * one thread there is no pool and the single task runs on the caller's thread.
  */
 final class TrainingThreads implements AutoCloseable {
+  private final int threads;
   private final ExecutorService pool;
 
   TrainingThreads(int threads) {
+    this.threads = threads;
     pool =
         threads > 1
             ? Executors.newFixedThreadPool(
@@ -24,6 +28,20 @@ final class TrainingThreads implements AutoCloseable {
                   return t;
                 })
             : null;
+  }
+
+  /** A phase that runs {@code task} once for each thread index, built once and run each step. */
+  List<Callable<Void>> phase(IntConsumer task) {
+    List<Callable<Void>> phase = new ArrayList<>(threads);
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      phase.add(
+          () -> {
+            task.accept(thread);
+            return null;
+          });
+    }
+    return List.copyOf(phase);
   }
 
   /** Runs every task of the phase and waits for them; a task's exception is rethrown. */
