@@ -25,15 +25,7 @@ public final class Preprocessing {
               + " examples: the fraction must be in (0, 1) and there must be two examples or more");
     }
     int heldOut = (int) Math.min(data.rows() - 1, Math.max(1, Math.round(fraction * data.rows())));
-    boolean[] held = new boolean[data.rows()];
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int chosen = 0; chosen < heldOut; ) {
-      int n = random.nextInt(data.rows());
-      if (!held[n]) {
-        held[n] = true;
-        chosen++;
-      }
-    }
+    boolean[] held = drawn(data.rows(), heldOut, seed);
     int[] kept = new int[data.rows() - heldOut];
     int[] out = new int[heldOut];
     for (int n = 0, k = 0, h = 0; n < data.rows(); n++) {
@@ -44,6 +36,42 @@ public final class Preprocessing {
       }
     }
     return new Dataset[] {data.subset(kept), data.subset(out)};
+  }
+
+  /**
+   * Returns {@code count} examples of {@code data} drawn at random with {@code seed}, in the file's
+   * order: the same ones as {@link #holdOut} holds out for that count; the whole set when it has no
+   * more than {@code count}.
+   */
+  public static Dataset sample(Dataset data, int count, long seed) {
+    if (count < 1) {
+      throw new IllegalArgumentException("sampling " + count + " examples: need 1 or more");
+    }
+    if (data.rows() <= count) {
+      return data;
+    }
+    boolean[] picked = drawn(data.rows(), count, seed);
+    int[] rows = new int[count];
+    for (int n = 0, k = 0; n < data.rows(); n++) {
+      if (picked[n]) {
+        rows[k++] = n;
+      }
+    }
+    return data.subset(rows);
+  }
+
+  /** Which of {@code rows} examples are among {@code count} drawn without replacement. */
+  private static boolean[] drawn(int rows, int count, long seed) {
+    boolean[] picked = new boolean[rows];
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int chosen = 0; chosen < count; ) {
+      int n = random.nextInt(rows);
+      if (!picked[n]) {
+        picked[n] = true;
+        chosen++;
+      }
+    }
+    return picked;
   }
 
   /** Returns the test examples whose class occurs in the training set, in their order. */

@@ -2,6 +2,8 @@ package org.largecat.data;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -64,5 +66,26 @@ class PreprocessingTest {
     Dataset[] again = Preprocessing.holdOut(data, 0.1, 5);
     assertArrayEquals(split[1].labels(), again[1].labels());
     assertEquals(1, Preprocessing.holdOut(data, 1e-9, 5)[1].rows(), "at least one held out");
+  }
+
+  @Test
+  void aSampleIsTheRowsHoldOutWouldHoldOutAndTheWholeSetWhenSmall() {
+    int n = 1000;
+    float[] x = new float[n];
+    int[] labels = new int[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = i;
+      labels[i] = i % 7;
+    }
+    Dataset data = new Dataset(new DenseFeatures(n, 1, x), labels, 7);
+    Dataset sample = Preprocessing.sample(data, 100, 5);
+    Dataset held = Preprocessing.holdOut(data, 0.1, 5)[1];
+    assertEquals(100, sample.rows());
+    for (int r = 0; r < sample.rows(); r++) {
+      assertEquals(held.features().get(r, 0), sample.features().get(r, 0));
+    }
+    assertArrayEquals(held.labels(), sample.labels());
+    assertSame(data, Preprocessing.sample(data, 1000, 5));
+    assertThrows(IllegalArgumentException.class, () -> Preprocessing.sample(data, 0, 5));
   }
 }

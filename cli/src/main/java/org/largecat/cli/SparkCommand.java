@@ -351,7 +351,7 @@ final class SparkCommand {
               options,
               rank,
               rounds,
-              trainer ->
+              (trainer, watchedRows) ->
                   fixed
                       ? TrainingRun.run(
                           trainer,
@@ -364,7 +364,8 @@ final class SparkCommand {
                       : TrainingRun.until(
                           trainer,
                           stopping.rule(),
-                          stopping.progress("spark train", "bound", err)));
+                          watchedRows,
+                          stopping.progress("spark train", "training rows' log-likelihood", err)));
       stopping.reportUnconverged("spark train", done.run(), err);
       if (modelFile != null) {
         ModelFile.write(done.model(), modelFile);

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.largecat.data.Dataset;
@@ -27,6 +28,7 @@ import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.WatchedTrainingRows;
 import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.train.doublesum.DoubleSumTrainers;
 import org.largecat.train.fullbatch.AutomaticMethod;
@@ -489,10 +491,10 @@ final class TrainCommand implements Callable<Integer> {
       Method method, Dataset train, boolean fixed, Kernels kernels, PrintStream err)
       throws IOException {
     StoppingRule rule = stopping.rule();
+    long seed =
+        shared.sizes.seed != null ? shared.sizes.seed : TrainingOptions.defaults(method).seed();
     Dataset validation = null;
     if (validationFraction != null) {
-      long seed =
-          shared.sizes.seed != null ? shared.sizes.seed : TrainingOptions.defaults(method).seed();
       Dataset[] split = Preprocessing.holdOut(train, validationFraction, seed);
       train = split[0];
       validation = split[1];
@@ -521,7 +523,12 @@ final class TrainCommand implements Callable<Integer> {
         options.batch(),
         options.sampled(),
         options.threads());
-    Dataset heldOut = validation;
+    DoubleSupplier watched =
+        fixed
+            ? null
+            : validation != null
+                ? heldOutLikelihood(model, validation, kernels, options.threads())
+                : watchedTrainingRows(model, train, kernels, options.threads(), seed, err);
     TrainingRun run;
     int perEpoch;
     try (Trainer trainer =
@@ -544,13 +551,13 @@ final class TrainCommand implements Callable<Integer> {
               : TrainingRun.until(
                   trainer,
                   rule,
-                  heldOut == null
-                      ? null
-                      : () ->
-                          Evaluation.evaluate(model, heldOut, kernels, 1, options.threads())
-                              .meanLogLikelihood(),
+                  watched,
                   stopping.progress(
-                      "train", heldOut == null ? "bound" : "held-out log-likelihood", err));
+                      "train",
+                      validation == null
+                          ? "training rows' log-likelihood"
+                          : "held-out log-likelihood",
+                      err));
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
     }
@@ -567,6 +574,22 @@ final class TrainCommand implements Callable<Integer> {
         run.seconds(),
         run.secondsPerEpoch(),
         run.lastEpochBound());
+  }
+
+  /** The mean log-likelihood of the held-out slice, as the stopping rule watches it. */
+  private static DoubleSupplier heldOutLikelihood(
+      ScoreModel model, Dataset heldOut, Kernels kernels, int threads) {
+    return () -> Evaluation.evaluate(model, heldOut, kernels, 1, threads).meanLogLikelihood();
+  }
+
+  /** The training rows the stopping rule watches when no slice is held out, said on {@code err}. */
+  private static DoubleSupplier watchedTrainingRows(
+      ScoreModel model, Dataset train, Kernels kernels, int threads, long seed, PrintStream err) {
+    WatchedTrainingRows watched = new WatchedTrainingRows(model, train, kernels, threads, seed);
+    err.printf(
+        "train: the stopping rule watches the exact log-likelihood of %d training rows%n",
+        watched.rows());
+    return watched;
   }
 
   /**

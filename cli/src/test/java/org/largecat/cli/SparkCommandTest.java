@@ -157,7 +157,8 @@ class SparkCommandTest {
             "--partitions",
             "2");
     assertEquals(0, ruled.status(), ruled.err());
-    assertTrue(ruled.err().contains("spark train: epoch 2, bound "), ruled.err());
+    assertTrue(
+        ruled.err().contains("spark train: epoch 2, training rows' log-likelihood "), ruled.err());
     assertTrue(
         ruled.err().contains("spark train: stopped at --max-epochs 2 before converging"),
         ruled.err());

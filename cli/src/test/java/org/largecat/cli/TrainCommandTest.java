@@ -206,7 +206,15 @@ class TrainCommandTest {
     assertTrue(summary.get("converged").getAsBoolean());
     double epochs = summary.get("epochs").getAsDouble();
     assertTrue(epochs >= 4 && epochs < 100 && epochs == Math.rint(epochs), summary.toString());
-    assertTrue(converged.err().contains("train: epoch 2, bound "), converged.err());
+    assertTrue(
+        converged
+            .err()
+            .contains(
+                "train: the stopping rule watches the exact log-likelihood of 4000 training rows"),
+        converged.err());
+    assertTrue(
+        converged.err().contains("train: epoch 2, training rows' log-likelihood "),
+        converged.err());
 
     CommandRun capped =
         largecat(

@@ -1,6 +1,8 @@
 package org.largecat.cli.spark;
 
 import java.io.IOException;
+import java.util.function.DoubleSupplier;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
@@ -19,6 +21,7 @@ import org.largecat.spark.train.DistributedTrainer;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.WatchedTrainingRows;
 import org.largecat.train.sampled.FactorizedTrainer;
 import org.largecat.train.sampled.SampledTrainer;
 
@@ -118,9 +121,12 @@ public final class SparkJobs {
         });
   }
 
-  /** How a run is driven: for a fixed length or under the stopping rule. */
+  /**
+   * How a run is driven: for a fixed length, or under the stopping rule watching {@code
+   * watchedRows}, the exact mean log-likelihood of a fixed sample of the training rows.
+   */
   public interface Drive {
-    TrainingRun run(Trainer trainer);
+    TrainingRun run(Trainer trainer, DoubleSupplier watchedRows);
   }
 
   /**
@@ -161,7 +167,25 @@ public final class SparkJobs {
                   options,
                   roundsPerEpoch)) {
             perEpoch = trainer.iterationsPerEpoch();
-            done = drive.run(trainer);
+            org.apache.spark.sql.Dataset<Row> watched =
+                data.frame()
+                    .sample(
+                        false,
+                        Math.min(1, 1.1 * WatchedTrainingRows.ROWS / trainer.rows()),
+                        options.seed())
+                    .limit(WatchedTrainingRows.ROWS)
+                    .cache();
+            try {
+              done =
+                  drive.run(
+                      trainer,
+                      () ->
+                          DistributedEvaluation.evaluate(
+                                  watched, LabeledFrame.LABEL, LabeledFrame.FEATURES, model, 1)
+                              .meanLogLikelihood());
+            } finally {
+              watched.unpersist();
+            }
           }
           Evaluation.Result scores =
               test == null

@@ -1,0 +1,69 @@
+package org.largecat.train;
+
+import java.util.function.DoubleSupplier;
+import org.largecat.data.Dataset;
+import org.largecat.data.Preprocessing;
+import org.largecat.eval.Evaluation;
+import org.largecat.eval.NonFiniteScoreException;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.ScoreModel;
+
+/**
+ * What the stopping rule watches unless told otherwise: the exact mean log-likelihood, over all K
+ * classes, of a fixed random sample of at most {@value #ROWS} training rows, still trained on.
+ *
+ * <p>Not the epoch's mean of the trainer's own estimate: with many classes that is no signal. A&R
+ * softmax's Eq. 8 estimate at an η_n from the example's last visit, an epoch old, is about e^Δ for
+ * Δ the change of its log partition since, and a few examples with Δ in the tens make the epoch
+ * mean −10⁹ and below where the exact value is −7 an example; the double-sum methods estimate from
+ * one class a step. The same rows every epoch, so that two epochs differ by the fit's change and
+ * not by which rows were drawn; {@value #ROWS} of them cost about as much as {@value #ROWS}
+ * examples of exact evaluation, a small part of an epoch on a set larger than that.
+ */
+public final class WatchedTrainingRows implements DoubleSupplier {
+  /** The most training rows watched. */
+  public static final int ROWS = 10_000;
+
+  private final ScoreModel model;
+  private final Dataset rows;
+  private final Kernels kernels;
+  private final int threads;
+  private int evaluations;
+
+  /**
+   * Watches {@code model}, trained in place on {@code train}, on {@value #ROWS} of its rows drawn
+   * with {@code seed} (all of them when it has no more), evaluated with {@code threads} threads.
+   */
+  public WatchedTrainingRows(
+      ScoreModel model, Dataset train, Kernels kernels, int threads, long seed) {
+    this.model = model;
+    this.rows = Preprocessing.sample(train, ROWS, seed);
+    this.kernels = kernels;
+    this.threads = threads;
+  }
+
+  /** The rows watched. */
+  public int rows() {
+    return rows.rows();
+  }
+
+  /**
+   * The model's mean log-likelihood of the watched rows now.
+   *
+   * @throws TrainingDivergedException when a score of theirs is NaN or infinite
+   */
+  @Override
+  public double getAsDouble() {
+    evaluations++;
+    try {
+      return Evaluation.evaluate(model, rows, kernels, 1, threads).meanLogLikelihood();
+    } catch (NonFiniteScoreException e) {
+      throw new TrainingDivergedException(
+          "a score of the training rows the stopping rule watches became non-finite after epoch "
+              + evaluations
+              + " ("
+              + e.getMessage()
+              + "); the model diverged and must not be used");
+    }
+  }
+}

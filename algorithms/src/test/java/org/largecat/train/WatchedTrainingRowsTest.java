@@ -1,0 +1,95 @@
+package org.largecat.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.largecat.data.Dataset;
+import org.largecat.data.Preprocessing;
+import org.largecat.data.SyntheticData;
+import org.largecat.data.SyntheticSet;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.model.Link;
+
+/**
+ * The stopping rule's default signal against the softmax log-likelihood summed here in double from
+ * its definition, ψ_y − log Σ_k e^{ψ_k} (A&R Eq. 1), on the generating model of a synthetic set.
+ */
+class WatchedTrainingRowsTest {
+  private static final Kernels KERNELS = Kernels.of("scalar");
+  private static final int COLUMNS = 5;
+  private static final int CLASSES = 9;
+
+  private static SyntheticSet set(int rows) {
+    return SyntheticData.linearSoftmax(rows, COLUMNS, CLASSES, 0.8, 11);
+  }
+
+  private static LinearModel truth(SyntheticSet set) {
+    return new LinearModel(Link.SOFTMAX, CLASSES, COLUMNS, set.weights(), set.biases());
+  }
+
+  private static double meanLogLikelihood(LinearModel model, Dataset data) {
+    double sum = 0;
+    double[] psi = new double[CLASSES];
+    for (int n = 0; n < data.rows(); n++) {
+      double max = Double.NEGATIVE_INFINITY;
+      for (int k = 0; k < CLASSES; k++) {
+        psi[k] = model.biases()[k];
+        for (int j = 0; j < COLUMNS; j++) {
+          psi[k] += (double) model.weights()[k * COLUMNS + j] * data.features().get(n, j);
+        }
+        max = Math.max(max, psi[k]);
+      }
+      double z = 0;
+      for (double p : psi) {
+        z += Math.exp(p - max);
+      }
+      sum += psi[data.labels()[n]] - max - Math.log(z);
+    }
+    return sum / data.rows();
+  }
+
+  @Test
+  void aSmallSetIsWatchedWhole() {
+    SyntheticSet set = set(3_000);
+    WatchedTrainingRows watched = new WatchedTrainingRows(truth(set), set.data(), KERNELS, 2, 7);
+    assertEquals(3_000, watched.rows());
+    double expected = meanLogLikelihood(truth(set), set.data());
+    assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
+  }
+
+  @Test
+  void aLargeSetIsWatchedOnTheSameFixedSampleEachTime() {
+    SyntheticSet set = set(WatchedTrainingRows.ROWS + 2_500);
+    LinearModel model = truth(set);
+    WatchedTrainingRows watched = new WatchedTrainingRows(model, set.data(), KERNELS, 2, 7);
+    assertEquals(WatchedTrainingRows.ROWS, watched.rows());
+    Dataset sample = Preprocessing.sample(set.data(), WatchedTrainingRows.ROWS, 7);
+    double expected = meanLogLikelihood(model, sample);
+    assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
+    double whole = meanLogLikelihood(model, set.data());
+    assertTrue(expected != whole, "a sample, not the whole set");
+    model.biases()[0] += 1; // the model is watched as it is trained, in place
+    assertEquals(
+        meanLogLikelihood(model, sample), watched.getAsDouble(), 1e-6 * Math.abs(expected));
+  }
+
+  @Test
+  void aNonFiniteScoreIsADivergedRun() {
+    SyntheticSet set = set(500);
+    LinearModel model = truth(set);
+    WatchedTrainingRows watched = new WatchedTrainingRows(model, set.data(), KERNELS, 1, 7);
+    watched.getAsDouble();
+    model.weights()[3] = Float.NaN;
+    TrainingDivergedException e =
+        assertThrows(TrainingDivergedException.class, watched::getAsDouble);
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "a score of the training rows the stopping rule watches"
+                    + " became non-finite after epoch 2"),
+        e.getMessage());
+  }
+}
