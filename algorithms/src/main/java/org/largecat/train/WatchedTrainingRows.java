@@ -9,16 +9,17 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.ScoreModel;
 
 /**
- * What the stopping rule watches unless told otherwise: the exact mean log-likelihood, over all K
- * classes, of a fixed random sample of at most {@value #ROWS} training rows, still trained on.
+ * What the stopping rule watches for the sampled-bound methods unless told otherwise: the exact
+ * mean log-likelihood, over all K classes, of a fixed random sample of at most {@value #ROWS}
+ * training rows, still trained on.
  *
  * <p>Not the epoch's mean of the trainer's own estimate: with many classes that is no signal. A&R
  * softmax's Eq. 8 estimate at an η_n from the example's last visit, an epoch old, is about e^Δ for
  * Δ the change of its log partition since, and a few examples with Δ in the tens make the epoch
- * mean −10⁹ and below where the exact value is −7 an example; the double-sum methods estimate from
- * one class a step. The same rows every epoch, so that two epochs differ by the fit's change and
- * not by which rows were drawn; {@value #ROWS} of them cost about as much as {@value #ROWS}
- * examples of exact evaluation, a small part of an epoch on a set larger than that.
+ * mean −10⁹ and below where the exact value is −7 an example. The same rows every epoch, so that
+ * two epochs differ by the fit's change and not by which rows were drawn; {@value #ROWS} of them
+ * cost about as much as {@value #ROWS} examples of exact evaluation, a small part of an epoch on a
+ * set larger than that.
  */
 public final class WatchedTrainingRows implements DoubleSupplier {
   /** The most training rows watched. */
