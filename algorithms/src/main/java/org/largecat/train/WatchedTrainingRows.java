@@ -6,24 +6,35 @@ import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.NonFiniteScoreException;
 import org.largecat.kernel.Kernels;
+import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
 
 /**
- * What the stopping rule watches for the sampled-bound methods unless told otherwise: the exact
- * mean log-likelihood, over all K classes, of a fixed random sample of at most {@value #ROWS}
- * training rows, still trained on.
+ * What the stopping rule watches for the softmax's sampled-bound methods unless told otherwise
+ * ({@link #watchedFor}): the exact mean log-likelihood, over all K classes, of a fixed random
+ * sample of at most {@value #ROWS} training rows, still trained on.
  *
  * <p>Not the epoch's mean of the trainer's own estimate: with many classes that is no signal. A&R
  * softmax's Eq. 8 estimate at an η_n from the example's last visit, an epoch old, is about e^Δ for
  * Δ the change of its log partition since, and a few examples with Δ in the tens make the epoch
  * mean −10⁹ and below where the exact value is −7 an example. The same rows every epoch, so that
- * two epochs differ by the fit's change and not by which rows were drawn; {@value #ROWS} of them
- * cost about as much as {@value #ROWS} examples of exact evaluation, a small part of an epoch on a
- * set larger than that.
+ * two epochs differ by the fit's change and not by which rows were drawn; their softmax is one gemm
+ * against all K classes, a small part of an epoch on a set larger than {@value #ROWS} rows.
  */
 public final class WatchedTrainingRows implements DoubleSupplier {
   /** The most training rows watched. */
   public static final int ROWS = 10_000;
+
+  /**
+   * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
+   * methods. Not probit and logistic, whose exact log-likelihood is a quadrature of hundreds of
+   * K-wide passes an example, and whose A&R estimates hold no exponential of a stale term; nor the
+   * double-sum methods, whose weights at an epoch's end jitter with their one-class steps by about
+   * 1% of the log-likelihood, which the epoch's mean of their bound averages out.
+   */
+  public static boolean watchedFor(Method method) {
+    return method.link() == Link.SOFTMAX && !method.isDoubleSum() && !method.isFullBatch();
+  }
 
   private final ScoreModel model;
   private final Dataset rows;

@@ -365,7 +365,10 @@ final class SparkCommand {
                           trainer,
                           stopping.rule(),
                           watchedRows,
-                          stopping.progress("spark train", "training rows' log-likelihood", err)));
+                          stopping.progress(
+                              "spark train",
+                              watchedRows == null ? "bound" : "training rows' log-likelihood",
+                              err)));
       stopping.reportUnconverged("spark train", done.run(), err);
       if (modelFile != null) {
         ModelFile.write(done.model(), modelFile);

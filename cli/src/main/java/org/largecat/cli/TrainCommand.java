@@ -523,10 +523,8 @@ final class TrainCommand implements Callable<Integer> {
         options.batch(),
         options.sampled(),
         options.threads());
-    // The double-sum methods keep their epoch-mean bound: their weights at an epoch's end jitter
-    // with the one-class steps by about 1% of the log-likelihood, which the epoch's mean averages.
     DoubleSupplier watched =
-        fixed || (validation == null && method.isDoubleSum())
+        fixed || (validation == null && !WatchedTrainingRows.watchedFor(method))
             ? null
             : validation != null
                 ? heldOutLikelihood(model, validation, kernels, options.threads())

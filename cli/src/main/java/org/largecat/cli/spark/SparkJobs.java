@@ -123,7 +123,8 @@ public final class SparkJobs {
 
   /**
    * How a run is driven: for a fixed length, or under the stopping rule watching {@code
-   * watchedRows}, the exact mean log-likelihood of a fixed sample of the training rows.
+   * watchedRows}, the exact mean log-likelihood of a fixed sample of the training rows, or the
+   * epoch-mean bound when it is null ({@link WatchedTrainingRows#watchedFor}).
    */
   public interface Drive {
     TrainingRun run(Trainer trainer, DoubleSupplier watchedRows);
@@ -168,23 +169,29 @@ public final class SparkJobs {
                   roundsPerEpoch)) {
             perEpoch = trainer.iterationsPerEpoch();
             org.apache.spark.sql.Dataset<Row> watched =
-                data.frame()
-                    .sample(
-                        false,
-                        Math.min(1, 1.1 * WatchedTrainingRows.ROWS / trainer.rows()),
-                        options.seed())
-                    .limit(WatchedTrainingRows.ROWS)
-                    .cache();
+                !WatchedTrainingRows.watchedFor(options.method())
+                    ? null
+                    : data.frame()
+                        .sample(
+                            false,
+                            Math.min(1, 1.1 * WatchedTrainingRows.ROWS / trainer.rows()),
+                            options.seed())
+                        .limit(WatchedTrainingRows.ROWS)
+                        .cache();
             try {
               done =
                   drive.run(
                       trainer,
-                      () ->
-                          DistributedEvaluation.evaluate(
-                                  watched, LabeledFrame.LABEL, LabeledFrame.FEATURES, model, 1)
-                              .meanLogLikelihood());
+                      watched == null
+                          ? null
+                          : () ->
+                              DistributedEvaluation.evaluate(
+                                      watched, LabeledFrame.LABEL, LabeledFrame.FEATURES, model, 1)
+                                  .meanLogLikelihood());
             } finally {
-              watched.unpersist();
+              if (watched != null) {
+                watched.unpersist();
+              }
             }
           }
           Evaluation.Result scores =
