@@ -92,4 +92,16 @@ class WatchedTrainingRowsTest {
                     + " became non-finite after epoch 2"),
         e.getMessage());
   }
+
+  @Test
+  void theSoftmaxSampledBoundMethodsAreWatchedOnRowsTheOthersOnTheirBound() {
+    for (Method method : Method.values()) {
+      boolean rows =
+          switch (method) {
+            case AR_SOFTMAX, OVE, EXACT_SOFTMAX_SGD, NCE, IMPORTANCE_SAMPLING -> true;
+            default -> false;
+          };
+      assertEquals(rows, WatchedTrainingRows.watchedFor(method), method.label());
+    }
+  }
 }

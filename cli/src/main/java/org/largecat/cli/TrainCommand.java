@@ -523,12 +523,15 @@ final class TrainCommand implements Callable<Integer> {
         options.batch(),
         options.sampled(),
         options.threads());
-    DoubleSupplier watched =
-        fixed || (validation == null && !WatchedTrainingRows.watchedFor(method))
-            ? null
-            : validation != null
-                ? heldOutLikelihood(model, validation, kernels, options.threads())
-                : watchedTrainingRows(model, train, kernels, options.threads(), seed, err);
+    DoubleSupplier watched = null; // null: the rule watches the epoch-mean bound
+    String watchedName = "bound";
+    if (!fixed && validation != null) {
+      watched = heldOutLikelihood(model, validation, kernels, options.threads());
+      watchedName = "held-out log-likelihood";
+    } else if (!fixed && WatchedTrainingRows.watchedFor(method)) {
+      watched = watchedTrainingRows(model, train, kernels, options.threads(), seed, err);
+      watchedName = "training rows' log-likelihood";
+    }
     TrainingRun run;
     int perEpoch;
     try (Trainer trainer =
@@ -549,15 +552,7 @@ final class TrainCommand implements Callable<Integer> {
                           "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
                           t, total, t / (double) perEpoch, bound, t / seconds))
               : TrainingRun.until(
-                  trainer,
-                  rule,
-                  watched,
-                  stopping.progress(
-                      "train",
-                      validation != null
-                          ? "held-out log-likelihood"
-                          : watched != null ? "training rows' log-likelihood" : "bound",
-                      err));
+                  trainer, rule, watched, stopping.progress("train", watchedName, err));
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
     }
