@@ -12,18 +12,25 @@ import org.largecat.model.ScoreModel;
 /**
  * What the stopping rule watches for the softmax's sampled-bound methods unless told otherwise
  * ({@link #watchedFor}): the exact mean log-likelihood, over all K classes, of a fixed random
- * sample of at most {@value #ROWS} training rows, still trained on.
+ * sample of training rows, still trained on.
  *
  * <p>Not the epoch's mean of the trainer's own estimate: with many classes that is no signal. A&R
  * softmax's Eq. 8 estimate at an η_n from the example's last visit, an epoch old, is about e^Δ for
  * Δ the change of its log partition since, and a few examples with Δ in the tens make the epoch
  * mean −10⁹ and below where the exact value is −7 an example. The same rows every epoch, so that
- * two epochs differ by the fit's change and not by which rows were drawn; their softmax is one gemm
- * against all K classes, a small part of an epoch on a set larger than {@value #ROWS} rows.
+ * two epochs differ by the fit's change and not by which rows were drawn.
+ *
+ * <p>As many rows as make their K scores each about the epoch's scores (N·(|S| + 1), or N·K for the
+ * exact step), so that watching costs a fraction of an epoch (exact scores are gemms or gathers
+ * over whole rows, faster per score than the sampled step's), within [{@value #MIN_ROWS}, {@value
+ * #MAX_ROWS}] and at most N.
  */
 public final class WatchedTrainingRows implements DoubleSupplier {
-  /** The most training rows watched. */
-  public static final int ROWS = 10_000;
+  /** The fewest rows watched, unless the set has fewer. */
+  public static final int MIN_ROWS = 1_000;
+
+  /** The most rows watched. */
+  public static final int MAX_ROWS = 10_000;
 
   /**
    * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
@@ -43,15 +50,26 @@ public final class WatchedTrainingRows implements DoubleSupplier {
   private int evaluations;
 
   /**
-   * Watches {@code model}, trained in place on {@code train}, on {@value #ROWS} of its rows drawn
-   * with {@code seed} (all of them when it has no more), evaluated with {@code threads} threads.
+   * Watches {@code model}, trained in place on {@code train} with {@code options}, on {@link
+   * #rowsFor} of its rows drawn with the options' seed, evaluated with their threads.
    */
   public WatchedTrainingRows(
-      ScoreModel model, Dataset train, Kernels kernels, int threads, long seed) {
+      ScoreModel model, Dataset train, TrainingOptions options, Kernels kernels) {
     this.model = model;
-    this.rows = Preprocessing.sample(train, ROWS, seed);
+    this.rows =
+        Preprocessing.sample(
+            train, rowsFor(train.rows(), train.classes(), options), options.seed());
     this.kernels = kernels;
-    this.threads = threads;
+    this.threads = options.threads();
+  }
+
+  /** The rows watched of a training set of {@code rows} examples and K {@code classes}. */
+  public static int rowsFor(long rows, int classes, TrainingOptions options) {
+    long scored =
+        options.method() == Method.EXACT_SOFTMAX_SGD
+            ? classes
+            : Math.min(classes, options.sampled() + 1L);
+    return (int) Math.min(rows, Math.clamp(rows * scored / classes, MIN_ROWS, MAX_ROWS));
   }
 
   /** The rows watched. */

@@ -30,6 +30,10 @@ class WatchedTrainingRowsTest {
     return new LinearModel(Link.SOFTMAX, CLASSES, COLUMNS, set.weights(), set.biases());
   }
 
+  private static TrainingOptions options(Method method, int threads) {
+    return TrainingOptions.defaults(method).withThreads(threads).withSeed(7);
+  }
+
   private static double meanLogLikelihood(LinearModel model, Dataset data) {
     double sum = 0;
     double[] psi = new double[CLASSES];
@@ -54,7 +58,8 @@ class WatchedTrainingRowsTest {
   @Test
   void aSmallSetIsWatchedWhole() {
     SyntheticSet set = set(3_000);
-    WatchedTrainingRows watched = new WatchedTrainingRows(truth(set), set.data(), KERNELS, 2, 7);
+    WatchedTrainingRows watched =
+        new WatchedTrainingRows(truth(set), set.data(), options(Method.AR_SOFTMAX, 2), KERNELS);
     assertEquals(3_000, watched.rows());
     double expected = meanLogLikelihood(truth(set), set.data());
     assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
@@ -62,11 +67,12 @@ class WatchedTrainingRowsTest {
 
   @Test
   void aLargeSetIsWatchedOnTheSameFixedSampleEachTime() {
-    SyntheticSet set = set(WatchedTrainingRows.ROWS + 2_500);
+    SyntheticSet set = set(WatchedTrainingRows.MAX_ROWS + 2_500);
     LinearModel model = truth(set);
-    WatchedTrainingRows watched = new WatchedTrainingRows(model, set.data(), KERNELS, 2, 7);
-    assertEquals(WatchedTrainingRows.ROWS, watched.rows());
-    Dataset sample = Preprocessing.sample(set.data(), WatchedTrainingRows.ROWS, 7);
+    WatchedTrainingRows watched =
+        new WatchedTrainingRows(model, set.data(), options(Method.AR_SOFTMAX, 2), KERNELS);
+    assertEquals(WatchedTrainingRows.MAX_ROWS, watched.rows());
+    Dataset sample = Preprocessing.sample(set.data(), WatchedTrainingRows.MAX_ROWS, 7);
     double expected = meanLogLikelihood(model, sample);
     assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
     double whole = meanLogLikelihood(model, set.data());
@@ -80,7 +86,8 @@ class WatchedTrainingRowsTest {
   void aNonFiniteScoreIsADivergedRun() {
     SyntheticSet set = set(500);
     LinearModel model = truth(set);
-    WatchedTrainingRows watched = new WatchedTrainingRows(model, set.data(), KERNELS, 1, 7);
+    WatchedTrainingRows watched =
+        new WatchedTrainingRows(model, set.data(), options(Method.AR_SOFTMAX, 1), KERNELS);
     watched.getAsDouble();
     model.weights()[3] = Float.NaN;
     TrainingDivergedException e =
@@ -103,5 +110,17 @@ class WatchedTrainingRowsTest {
           };
       assertEquals(rows, WatchedTrainingRows.watchedFor(method), method.label());
     }
+  }
+
+  /** Rows whose K scores each match the epoch's |S| + 1 each, within [MIN_ROWS, MAX_ROWS]. */
+  @Test
+  void theRowsWatchedCostAboutAsManyScoresAsAnEpoch() {
+    TrainingOptions sampled = options(Method.AR_SOFTMAX, 1).withBatch(500, 100);
+    assertEquals(5_735, WatchedTrainingRows.rowsFor(712_303, 12_544, sampled));
+    assertEquals(1_000, WatchedTrainingRows.rowsFor(10_000, 100_000, sampled));
+    assertEquals(10_000, WatchedTrainingRows.rowsFor(20_000, 20, sampled));
+    assertEquals(600, WatchedTrainingRows.rowsFor(600, 100_000, sampled));
+    TrainingOptions exact = options(Method.EXACT_SOFTMAX_SGD, 1).withBatch(500, 100);
+    assertEquals(10_000, WatchedTrainingRows.rowsFor(10_000, 100_000, exact));
   }
 }

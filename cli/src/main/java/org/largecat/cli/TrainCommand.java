@@ -491,10 +491,10 @@ final class TrainCommand implements Callable<Integer> {
       Method method, Dataset train, boolean fixed, Kernels kernels, PrintStream err)
       throws IOException {
     StoppingRule rule = stopping.rule();
-    long seed =
-        shared.sizes.seed != null ? shared.sizes.seed : TrainingOptions.defaults(method).seed();
     Dataset validation = null;
     if (validationFraction != null) {
+      long seed =
+          shared.sizes.seed != null ? shared.sizes.seed : TrainingOptions.defaults(method).seed();
       Dataset[] split = Preprocessing.holdOut(train, validationFraction, seed);
       train = split[0];
       validation = split[1];
@@ -529,7 +529,7 @@ final class TrainCommand implements Callable<Integer> {
       watched = heldOutLikelihood(model, validation, kernels, options.threads());
       watchedName = "held-out log-likelihood";
     } else if (!fixed && WatchedTrainingRows.watchedFor(method)) {
-      watched = watchedTrainingRows(model, train, kernels, options.threads(), seed, err);
+      watched = watchedTrainingRows(model, train, options, kernels, err);
       watchedName = "training rows' log-likelihood";
     }
     TrainingRun run;
@@ -579,8 +579,8 @@ final class TrainCommand implements Callable<Integer> {
 
   /** The training rows the stopping rule watches when no slice is held out, said on {@code err}. */
   private static DoubleSupplier watchedTrainingRows(
-      ScoreModel model, Dataset train, Kernels kernels, int threads, long seed, PrintStream err) {
-    WatchedTrainingRows watched = new WatchedTrainingRows(model, train, kernels, threads, seed);
+      ScoreModel model, Dataset train, TrainingOptions options, Kernels kernels, PrintStream err) {
+    WatchedTrainingRows watched = new WatchedTrainingRows(model, train, options, kernels);
     err.printf(
         "train: the stopping rule watches the exact log-likelihood of %d training rows%n",
         watched.rows());

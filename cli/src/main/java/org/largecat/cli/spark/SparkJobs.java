@@ -168,15 +168,14 @@ public final class SparkJobs {
                   options,
                   roundsPerEpoch)) {
             perEpoch = trainer.iterationsPerEpoch();
+            int watchedRows = WatchedTrainingRows.rowsFor(trainer.rows(), data.classes(), options);
             org.apache.spark.sql.Dataset<Row> watched =
                 !WatchedTrainingRows.watchedFor(options.method())
                     ? null
                     : data.frame()
                         .sample(
-                            false,
-                            Math.min(1, 1.1 * WatchedTrainingRows.ROWS / trainer.rows()),
-                            options.seed())
-                        .limit(WatchedTrainingRows.ROWS)
+                            false, Math.min(1, 1.1 * watchedRows / trainer.rows()), options.seed())
+                        .limit(watchedRows)
                         .cache();
             try {
               done =
