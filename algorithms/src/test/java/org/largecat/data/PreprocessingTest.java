@@ -38,16 +38,21 @@ class PreprocessingTest {
     assertEquals(1, unit.squaredNorm(0), 1e-6);
   }
 
-  @Test
-  void holdOutSplitsTheRowsInTwoInTheirOrderTheSameForASeed() {
-    int n = 1000;
+  /** Rows 0, 1, ..., n − 1 of one feature equal to their index, labelled index mod 7. */
+  private static Dataset numbered(int n) {
     float[] x = new float[n];
     int[] labels = new int[n];
     for (int i = 0; i < n; i++) {
       x[i] = i;
       labels[i] = i % 7;
     }
-    Dataset data = new Dataset(new DenseFeatures(n, 1, x), labels, 7);
+    return new Dataset(new DenseFeatures(n, 1, x), labels, 7);
+  }
+
+  @Test
+  void holdOutSplitsTheRowsInTwoInTheirOrderTheSameForASeed() {
+    int n = 1000;
+    Dataset data = numbered(n);
     Dataset[] split = Preprocessing.holdOut(data, 0.1, 5);
     assertEquals(900, split[0].rows());
     assertEquals(100, split[1].rows());
@@ -70,14 +75,7 @@ class PreprocessingTest {
 
   @Test
   void aSampleIsTheRowsHoldOutWouldHoldOutAndTheWholeSetWhenSmall() {
-    int n = 1000;
-    float[] x = new float[n];
-    int[] labels = new int[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = i;
-      labels[i] = i % 7;
-    }
-    Dataset data = new Dataset(new DenseFeatures(n, 1, x), labels, 7);
+    Dataset data = numbered(1000);
     Dataset sample = Preprocessing.sample(data, 100, 5);
     Dataset held = Preprocessing.holdOut(data, 0.1, 5)[1];
     assertEquals(100, sample.rows());

@@ -13,6 +13,7 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.LogSoftmax;
 
 /**
  * A linear model's utilities by blocks of rows (one float gemm each, or one gather-dot a row for
@@ -77,7 +78,7 @@ class BlockedUtilitiesTest {
         assertEquals(psi[twin[0]], psi[twin[1]], "row " + n + ": twins tie");
       }
       int y = data.labels()[n];
-      double logZ = logSumExp(truth);
+      double logZ = LogSoftmax.logSumExp(truth);
       // log p_y moves by at most its own error plus the largest one (the log-normaliser's).
       assertEquals(
           truth[y] - logZ, predictor.logProbability(psi, y), 2 * worst + 1e-12, "row " + n);
@@ -175,17 +176,5 @@ class BlockedUtilitiesTest {
       b[twin[1]] = b[twin[0]];
     }
     return new LinearModel(Link.SOFTMAX, CLASSES, columns, w, b);
-  }
-
-  private static double logSumExp(double[] v) {
-    double max = Double.NEGATIVE_INFINITY;
-    for (double x : v) {
-      max = Math.max(max, x);
-    }
-    double sum = 0;
-    for (double x : v) {
-      sum += Math.exp(x - max);
-    }
-    return max + Math.log(sum);
   }
 }

@@ -38,19 +38,13 @@ class WatchedTrainingRowsTest {
     double sum = 0;
     double[] psi = new double[CLASSES];
     for (int n = 0; n < data.rows(); n++) {
-      double max = Double.NEGATIVE_INFINITY;
       for (int k = 0; k < CLASSES; k++) {
         psi[k] = model.biases()[k];
         for (int j = 0; j < COLUMNS; j++) {
           psi[k] += (double) model.weights()[k * COLUMNS + j] * data.features().get(n, j);
         }
-        max = Math.max(max, psi[k]);
       }
-      double z = 0;
-      for (double p : psi) {
-        z += Math.exp(p - max);
-      }
-      sum += psi[data.labels()[n]] - max - Math.log(z);
+      sum += LogSoftmax.of(psi, data.labels()[n]);
     }
     return sum / data.rows();
   }

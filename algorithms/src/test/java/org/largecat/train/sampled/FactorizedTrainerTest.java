@@ -19,6 +19,7 @@ import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
+import org.largecat.train.LogSoftmax;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
@@ -83,19 +84,13 @@ class FactorizedTrainerTest {
         }
       }
       double[] psi = new double[classes];
-      double max = Double.NEGATIVE_INFINITY;
       for (int k = 0; k < classes; k++) {
         psi[k] = biases[k];
         for (int c = 0; c < rank; c++) {
           psi[k] += h[c] * outputs[k * rank + c];
         }
-        max = Math.max(max, psi[k]);
       }
-      double z = 0;
-      for (double p : psi) {
-        z += Math.exp(p - max);
-      }
-      sum += psi[data.labels()[n]] - max - Math.log(z);
+      sum += LogSoftmax.of(psi, data.labels()[n]);
     }
     return sum / data.rows();
   }
