@@ -12,8 +12,9 @@ import java.util.function.DoubleSupplier;
  * @param lastEpochBound the mean of the per-iteration estimates over the last (possibly partial)
  *     epoch
  * @param stoppedBecause why the run ended
- * @param lastImprovement the relative improvement of the last whole epoch's mean on the best epoch
- *     before, or NaN when the run had fewer than two whole epochs
+ * @param lastImprovement the relative improvement of the last whole epoch's watched value (its mean
+ *     bound, or what the rule was told to watch) on the best epoch before, or NaN when the run had
+ *     fewer than two whole epochs
  */
 public record TrainingRun(
     int iterations,
