@@ -224,17 +224,13 @@ static inline vsingle where_single(vint mask, vsingle a, vsingle b) {
   return (vsingle) ((mask & (vint) a) | (~mask & (vint) b));
 }
 
-/** a*b + c on float lanes: fused where the ISA has FMA, two roundings elsewhere (as multiply_add). */
-static inline vsingle multiply_add_single(vsingle a, vsingle b, vsingle c) {
-#if defined(__FMA__)
+/** a*b + c rounded once in every float lane (an instruction where the ISA has FMA). */
+static inline vsingle vfma_single(vsingle a, vsingle b, vsingle c) {
   vsingle r;
   for (int k = 0; k < FLOAT_LANES; k++) {
     r[k] = fmaf(a[k], b[k], c[k]);
   }
   return r;
-#else
-  return a * b + c;
-#endif
 }
 
 /** The first and the second LANES floats of v, each widened exactly to a vdouble. */

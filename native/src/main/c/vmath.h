@@ -1,14 +1,16 @@
 /*
- * exp, expm1, log and log1p on vdouble lanes, without branches, so that the special functions built
- * on them vectorise. exp, log and log1p are within 0.9 ulp (3 million random arguments against
- * long-double libm, with FMA; 1.2 ulp without), expm1 within a few; the oracle tests of the
- * functions built on them hold those to their contracts. IEEE special values as in java.lang.Math:
+ * exp, expm1, log and log1p on vdouble lanes, and exp on float lanes, without branches, so that the
+ * special functions and float kernels built on them vectorise. exp, log and log1p are within 0.9
+ * ulp (3 million random arguments against long-double libm, with FMA; 1.2 ulp without), expm1
+ * within a few, the float exp within 1 float ulp; the oracle tests of the functions built on them
+ * hold those to their contracts. IEEE special values as in java.lang.Math:
  * NaN gives NaN, exp(+-Inf) = +Inf / 0, log(0) = -Inf, log(x < 0) = NaN, log1p(+-0) = +-0.
  *
  * Argument reduction after Cody and Waite (Software Manual for the Elementary Functions, 1980),
  * ln 2 split as in fdlibm so that k * LN2_HI is exact; log after fdlibm's e_log.c: log(1 + f) =
  * f - (f^2/2 - s (f^2/2 + R(s^2))) with s = f / (2 + f), where 2 atanh(s) = 2s + s R(s^2). The
- * polynomials are the Taylor series themselves, long enough that truncation is below 1e-18.
+ * polynomials are the Taylor series themselves, long enough that truncation is below 1e-18 (6e-9
+ * for the float exp).
  */
 #ifndef LARGECAT_VMATH_H
 #define LARGECAT_VMATH_H
@@ -91,24 +93,28 @@ static inline vsingle power_of_two_single(vint k) {
  * e^x on float lanes, within 1 float ulp (0.94 at worst: every float argument checked against
  * double exp), subnormal results rounded once. With FMA, as vexp with float constants and the
  * Taylor quotient to r^6 (truncation below 6e-9 relative for |r| <= ln 2 / 2): the first reduction
- * step is exact (Sterbenz), and p = 1 + r q rounds once. Without FMA the extra roundings of the
- * float steps reach 1.2 ulps, so the lanes are widened and taken through vexp.
+ * step is exact (k * LN2_HI_FLOAT is, and so is its difference from x), and p = 1 + r q rounds
+ * once. Without FMA the extra roundings of the float steps reach 1.2 ulps, so the lanes are widened
+ * and taken through vexp.
  */
 static inline vsingle vexp_single(vsingle x) {
 #if defined(__FMA__)
   /* Beyond [-104, 89] the result is 0 or +Inf, which the clamped arguments still give; NaN stays. */
-  vsingle clamped = where_single(x > 89, broadcast_single(89), where_single(x < -104, broadcast_single(-104), x));
-  vsingle shifted = multiply_add_single(clamped, broadcast_single(INV_LN2_FLOAT), broadcast_single(ROUNDING_SHIFTER_FLOAT));
+  vsingle clamped = where_single(x > 89, broadcast_single(89),
+      where_single(x < -104, broadcast_single(-104), x));
+  /* k = round(x / ln 2), as a float and, from the same bits, as an integer. */
+  vsingle shifted = vfma_single(clamped, broadcast_single(INV_LN2_FLOAT), broadcast_single(ROUNDING_SHIFTER_FLOAT));
   vsingle kf = shifted - ROUNDING_SHIFTER_FLOAT; /* in [-150, 128] */
-  vsingle r = multiply_add_single(kf, broadcast_single(-LN2_LO_FLOAT), multiply_add_single(kf, broadcast_single(-LN2_HI_FLOAT), clamped));
+  vsingle r = vfma_single(kf, broadcast_single(-LN2_HI_FLOAT), clamped); /* exact */
+  r = vfma_single(kf, broadcast_single(-LN2_LO_FLOAT), r); /* |r| <= ln 2 / 2 */
   vsingle q = broadcast_single(1.0f / 5040);
-  q = multiply_add_single(q, r, broadcast_single(1.0f / 720));
-  q = multiply_add_single(q, r, broadcast_single(1.0f / 120));
-  q = multiply_add_single(q, r, broadcast_single(1.0f / 24));
-  q = multiply_add_single(q, r, broadcast_single(1.0f / 6));
-  q = multiply_add_single(q, r, broadcast_single(0.5f));
-  q = multiply_add_single(q, r, broadcast_single(1));
-  vsingle p = multiply_add_single(q, r, broadcast_single(1));
+  q = vfma_single(q, r, broadcast_single(1.0f / 720));
+  q = vfma_single(q, r, broadcast_single(1.0f / 120));
+  q = vfma_single(q, r, broadcast_single(1.0f / 24));
+  q = vfma_single(q, r, broadcast_single(1.0f / 6));
+  q = vfma_single(q, r, broadcast_single(0.5f));
+  q = vfma_single(q, r, broadcast_single(1));
+  vsingle p = vfma_single(q, r, broadcast_single(1));
 #if defined(__AVX512F__)
   return (vsingle) _mm512_scalef_ps((__m512) p, (__m512) kf); /* p 2^k rounded once */
 #else
