@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exact softmax.
  */
 class FloatExponentialOracleTest {
-  /** Rows by loop path: one element, one float vector of 16 and either side, longer with a tail. */
+  /** Rows by loop path: one element, 16 floats (an AVX-512 vector) and either side, longer rows. */
   private static final int[] LENGTHS = {1, 15, 16, 17, 100, 4099};
 
   /** Arguments whose results bound a range: ln of the smallest normal and subnormal, overflow. */
