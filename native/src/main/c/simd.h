@@ -24,12 +24,18 @@
 
 /** Doubles per vector. */
 #define LANES (VECTOR_BYTES / 8)
+/** Floats per vector: twice LANES. */
+#define FLOAT_LANES (VECTOR_BYTES / 4)
 
 typedef double vdouble __attribute__((vector_size(VECTOR_BYTES)));
 typedef int64_t vlong __attribute__((vector_size(VECTOR_BYTES)));
 typedef uint64_t vulong __attribute__((vector_size(VECTOR_BYTES)));
 /** LANES floats, which widen to one vdouble. */
 typedef float vfloat __attribute__((vector_size(VECTOR_BYTES / 2)));
+/** A whole vector of FLOAT_LANES floats; comparisons give a vint mask, as for vdouble. */
+typedef float vsingle __attribute__((vector_size(VECTOR_BYTES)));
+typedef int32_t vint __attribute__((vector_size(VECTOR_BYTES)));
+typedef uint32_t vuint __attribute__((vector_size(VECTOR_BYTES)));
 
 static inline vdouble broadcast(double x) {
   vdouble v;
@@ -80,23 +86,6 @@ static inline vdouble load_widened(const float *p) {
   vfloat v;
   memcpy(&v, p, sizeof v);
   return __builtin_convertvector(v, vdouble);
-#endif
-}
-
-/** v rounded to float in every lane and widened back (exactly) to double. */
-static inline vdouble round_to_float(vdouble v) {
-#if defined(__AVX512F__)
-  return (vdouble) _mm512_cvtps_pd(_mm512_cvtpd_ps((__m512d) v));
-#elif defined(__AVX2__)
-  return (vdouble) _mm256_cvtps_pd(_mm256_cvtpd_ps((__m256d) v));
-#elif defined(__SSE2__)
-  return (vdouble) _mm_cvtps_pd(_mm_cvtpd_ps((__m128d) v));
-#else
-  vdouble r;
-  for (int k = 0; k < LANES; k++) {
-    r[k] = (float) v[k];
-  }
-  return r;
 #endif
 }
 
@@ -194,6 +183,87 @@ static inline int any(vlong mask) {
 /** -1 in the lanes where a is NaN, else 0. */
 static inline vlong is_nan(vdouble a) {
   return a != a;
+}
+
+static inline vsingle broadcast_single(float x) {
+  vsingle v;
+  for (int k = 0; k < FLOAT_LANES; k++) {
+    v[k] = x;
+  }
+  return v;
+}
+
+static inline vsingle load_single(const float *p) {
+  vsingle v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+static inline void store_single(float *p, vsingle v) {
+  memcpy(p, &v, sizeof v);
+}
+
+/** The first n <= FLOAT_LANES floats at p, the other lanes set to fill. */
+static inline vsingle load_single_part(const float *p, int n, float fill) {
+  vsingle v = broadcast_single(fill);
+  for (int k = 0; k < n; k++) {
+    v[k] = p[k];
+  }
+  return v;
+}
+
+/** Stores the first n <= FLOAT_LANES lanes of v at p. */
+static inline void store_single_part(float *p, int n, vsingle v) {
+  for (int k = 0; k < n; k++) {
+    p[k] = v[k];
+  }
+}
+
+/** Lane by lane: mask ? a : b. */
+static inline vsingle where_single(vint mask, vsingle a, vsingle b) {
+  return (vsingle) ((mask & (vint) a) | (~mask & (vint) b));
+}
+
+/** a*b + c rounded once in every float lane (an instruction where the ISA has FMA). */
+static inline vsingle vfma_single(vsingle a, vsingle b, vsingle c) {
+  vsingle r;
+  for (int k = 0; k < FLOAT_LANES; k++) {
+    r[k] = fmaf(a[k], b[k], c[k]);
+  }
+  return r;
+}
+
+/** The first and the second LANES floats of v, each widened exactly to a vdouble. */
+static inline void widen_halves(vsingle v, vdouble *low, vdouble *high) {
+#if defined(__AVX512F__)
+  *low = (vdouble) _mm512_cvtps_pd(_mm512_castps512_ps256((__m512) v));
+  *high = (vdouble) _mm512_cvtps_pd(_mm512_extractf32x8_ps((__m512) v, 1));
+#elif defined(__AVX2__)
+  *low = (vdouble) _mm256_cvtps_pd(_mm256_castps256_ps128((__m256) v));
+  *high = (vdouble) _mm256_cvtps_pd(_mm256_extractf128_ps((__m256) v, 1));
+#elif defined(__SSE2__)
+  *low = (vdouble) _mm_cvtps_pd((__m128) v);
+  *high = (vdouble) _mm_cvtps_pd(_mm_movehl_ps((__m128) v, (__m128) v));
+#else
+  for (int k = 0; k < LANES; k++) {
+    (*low)[k] = v[k];
+    (*high)[k] = v[k + LANES];
+  }
+#endif
+}
+
+/** The lanes of low then of high, each rounded to float: the inverse of widen_halves, for builds without FMA. */
+static inline vsingle narrow_halves(vdouble low, vdouble high) {
+#if defined(__SSE2__) && !defined(__AVX2__)
+  return (vsingle) _mm_movelh_ps(_mm_cvtpd_ps((__m128d) low), _mm_cvtpd_ps((__m128d) high));
+#else
+  vsingle v;
+  for (int k = 0; k < LANES; k++) {
+    v[k] = (float) low[k];
+    v[k + LANES] = (float) high[k];
+  }
+  return v;
+#endif
 }
 
 static inline double sum_lanes(vdouble v) {

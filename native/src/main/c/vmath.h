@@ -1,14 +1,16 @@
 /*
- * exp, expm1, log and log1p on vdouble lanes, without branches, so that the special functions built
- * on them vectorise. exp, log and log1p are within 0.9 ulp (3 million random arguments against
- * long-double libm, with FMA; 1.2 ulp without), expm1 within a few; the oracle tests of the
- * functions built on them hold those to their contracts. IEEE special values as in java.lang.Math:
+ * exp, expm1, log and log1p on vdouble lanes, and exp on float lanes, without branches, so that the
+ * special functions and float kernels built on them vectorise. exp, log and log1p are within 0.9
+ * ulp (3 million random arguments against long-double libm, with FMA; 1.2 ulp without), expm1
+ * within a few, the float exp within 1 float ulp; the oracle tests of the functions built on them
+ * hold those to their contracts. IEEE special values as in java.lang.Math:
  * NaN gives NaN, exp(+-Inf) = +Inf / 0, log(0) = -Inf, log(x < 0) = NaN, log1p(+-0) = +-0.
  *
  * Argument reduction after Cody and Waite (Software Manual for the Elementary Functions, 1980),
  * ln 2 split as in fdlibm so that k * LN2_HI is exact; log after fdlibm's e_log.c: log(1 + f) =
  * f - (f^2/2 - s (f^2/2 + R(s^2))) with s = f / (2 + f), where 2 atanh(s) = 2s + s R(s^2). The
- * polynomials are the Taylor series themselves, long enough that truncation is below 1e-18.
+ * polynomials are the Taylor series themselves, long enough that truncation is below 1e-18 (6e-9
+ * for the float exp).
  */
 #ifndef LARGECAT_VMATH_H
 #define LARGECAT_VMATH_H
@@ -74,6 +76,58 @@ static inline vdouble vexp(vdouble x) {
   vdouble r = (clamped - kd * LN2_HI) - kd * LN2_LO; /* |r| <= ln 2 / 2 */
   vdouble p = multiply_add(exp_taylor_quotient(r), r, broadcast(1));
   return scale_by_power_of_two(p, kd, k);
+}
+
+static const float LN2_HI_FLOAT = 0x1.63p-1f;      /* ln 2 to 9 bits: k * LN2_HI_FLOAT is exact for |k| < 2^15 */
+static const float LN2_LO_FLOAT = -0x1.bd0106p-13f; /* ln 2 - LN2_HI_FLOAT, rounded to float */
+static const float INV_LN2_FLOAT = 0x1.715476p0f;
+/** Adding 1.5 * 2^23 rounds a float of magnitude below 2^22 to an integer, held in the low bits. */
+static const float ROUNDING_SHIFTER_FLOAT = 0x1.8p23f;
+
+/** 2^k for integers k in [-126, 127], from the exponent bits. */
+static inline vsingle power_of_two_single(vint k) {
+  return (vsingle) ((k + 127) << 23);
+}
+
+/**
+ * e^x on float lanes, within 1 float ulp (0.94 at worst: every float argument checked against
+ * double exp), subnormal results rounded once. With FMA, as vexp with float constants and the
+ * Taylor quotient to r^6 (truncation below 6e-9 relative for |r| <= ln 2 / 2): the first reduction
+ * step is exact (k * LN2_HI_FLOAT is, and so is its difference from x), and p = 1 + r q rounds
+ * once. Without FMA the extra roundings of the float steps reach 1.2 ulps, so the lanes are widened
+ * and taken through vexp.
+ */
+static inline vsingle vexp_single(vsingle x) {
+#if defined(__FMA__)
+  /* Beyond [-104, 89] the result is 0 or +Inf, which the clamped arguments still give; NaN stays. */
+  vsingle clamped = where_single(x > 89, broadcast_single(89),
+      where_single(x < -104, broadcast_single(-104), x));
+  /* k = round(x / ln 2), as a float and, from the same bits, as an integer. */
+  vsingle shifted = vfma_single(clamped, broadcast_single(INV_LN2_FLOAT), broadcast_single(ROUNDING_SHIFTER_FLOAT));
+  vsingle kf = shifted - ROUNDING_SHIFTER_FLOAT; /* in [-150, 128] */
+  vsingle r = vfma_single(kf, broadcast_single(-LN2_HI_FLOAT), clamped); /* exact */
+  r = vfma_single(kf, broadcast_single(-LN2_LO_FLOAT), r); /* |r| <= ln 2 / 2 */
+  vsingle q = broadcast_single(1.0f / 5040);
+  q = vfma_single(q, r, broadcast_single(1.0f / 720));
+  q = vfma_single(q, r, broadcast_single(1.0f / 120));
+  q = vfma_single(q, r, broadcast_single(1.0f / 24));
+  q = vfma_single(q, r, broadcast_single(1.0f / 6));
+  q = vfma_single(q, r, broadcast_single(0.5f));
+  q = vfma_single(q, r, broadcast_single(1));
+  vsingle p = vfma_single(q, r, broadcast_single(1));
+#if defined(__AVX512F__)
+  return (vsingle) _mm512_scalef_ps((__m512) p, (__m512) kf); /* p 2^k rounded once */
+#else
+  /* 2^k in two normal factors, as in scale_by_power_of_two; only the last product rounds. */
+  vint k = (vint) shifted - (vint) broadcast_single(ROUNDING_SHIFTER_FLOAT);
+  vint half = (vint) ((vuint) (k + 256) >> 1) - 128; /* floor(k / 2) */
+  return p * power_of_two_single(half) * power_of_two_single(k - half);
+#endif
+#else
+  vdouble low, high;
+  widen_halves(x, &low, &high);
+  return narrow_halves(vexp(low), vexp(high));
+#endif
 }
 
 /**

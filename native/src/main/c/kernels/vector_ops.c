@@ -1,9 +1,9 @@
 /*
  * Vector kernels of the native backend (org.largecat.kernel.VectorOps): float dot products
  * accumulated in double, gather-dot and scatter-axpy over a row subset of a K x D row-major float
- * matrix with dense or sparse x, the maximum, the sum of exp(v - shift), log-sum-exp and
- * the float softmax of a row. Rows, indices and lengths were checked by the Java front; offsets are
- * in elements.
+ * matrix with dense or sparse x, the maximum, the sum of exp(v - shift) over doubles and over
+ * floats, log-sum-exp, the float exponential and the float softmax of a row. Rows, indices and
+ * lengths were checked by the Java front; offsets are in elements.
  */
 #include "largecat.h"
 #include "simd.h"
@@ -211,49 +211,93 @@ EXPORT double KERNEL(log_sum_exp)(int32_t n, const double *v, int32_t vOff) {
   return max + log(sum_exp(n, v + vOff, max));
 }
 
+/** The float exponentials of the lanes of difference, each half widened and added into its partial sums. */
+static inline vsingle exp_accumulated(vsingle difference, vdouble *low_sum, vdouble *high_sum) {
+  vsingle e = vexp_single(difference);
+  vdouble low, high;
+  widen_halves(e, &low, &high);
+  *low_sum += low;
+  *high_sum += high;
+  return e;
+}
+
 /**
- * The float softmax of n scores in place, returning their log-sum-exp (VectorOps.softmax): each
- * term is the double exponential of the float difference, rounded to float, as the scalar
- * reference forms it, summed in LANES double partial sums; NaN everywhere when the maximum is not
- * finite.
+ * Sum of the floats e^{v[i] - shift} over n elements in double, each the float exponential of the
+ * float difference (VectorOps.sumExp on floats), FLOAT_LANES at a time into two vectors of partial
+ * sums; each term is also stored at out[i] unless out is NULL.
+ */
+static inline double sum_exp_single(int32_t n, const float *v, float shift, float *out) {
+  vdouble low_sum = broadcast(0), high_sum = broadcast(0);
+  int32_t i = 0;
+  for (; i + FLOAT_LANES <= n; i += FLOAT_LANES) {
+    vsingle e = exp_accumulated(load_single(v + i) - shift, &low_sum, &high_sum);
+    if (out != NULL) {
+      store_single(out + i, e);
+    }
+  }
+  if (i < n) {
+    vsingle difference = load_single_part(v + i, n - i, 0) - shift;
+    for (int k = n - i; k < FLOAT_LANES; k++) {
+      difference[k] = -INFINITY; /* the missing lanes get exp(-Inf) = 0, whatever the shift */
+    }
+    vsingle e = exp_accumulated(difference, &low_sum, &high_sum);
+    if (out != NULL) {
+      store_single_part(out + i, n - i, e);
+    }
+  }
+  return sum_lanes(low_sum + high_sum);
+}
+
+EXPORT double KERNEL(sum_exp_float)(int32_t n, const float *v, int32_t vOff, float shift) {
+  return sum_exp_single(n, v + vOff, shift, NULL);
+}
+
+/** out[outOff + i] = e^{x[xOff + i]} over n floats (VectorOps.exp), FLOAT_LANES at a time; in place when out is x. */
+EXPORT void KERNEL(exp_float)(int32_t n, const float *x, int32_t xOff, float *out, int32_t outOff) {
+  const float *xs = x + xOff;
+  float *ys = out + outOff;
+  int32_t i = 0;
+  for (; i + FLOAT_LANES <= n; i += FLOAT_LANES) {
+    store_single(ys + i, vexp_single(load_single(xs + i)));
+  }
+  if (i < n) {
+    store_single_part(ys + i, n - i, vexp_single(load_single_part(xs + i, n - i, 0)));
+  }
+}
+
+/** The larger of highest and y in every lane; a NaN in either stays. */
+static inline vsingle max_keeping_nan(vsingle highest, vsingle y) {
+  return where_single((y > highest) | (y != y), y, highest);
+}
+
+/**
+ * The float softmax of n scores in place, returning their log-sum-exp (VectorOps.softmax): the
+ * maximum and the terms FLOAT_LANES at a time, each term the float exponential of the float
+ * difference (vexp_single, within 1 float ulp where the scalar reference rounds the double
+ * exponential), summed in double; the scaling by the sum's inverse in double. NaN everywhere when
+ * the maximum is not finite.
  */
 EXPORT double KERNEL(softmax_float)(int32_t n, float *v, int32_t vOff) {
   float *x = v + vOff;
-  vdouble highest = broadcast(-INFINITY);
-  vlong nan = (vlong) broadcast(0);
+  vsingle highest = broadcast_single(-INFINITY);
   int32_t i = 0;
-  for (; i + LANES <= n; i += LANES) {
-    vdouble y = load_widened(x + i);
-    nan |= is_nan(y);
-    highest = where(y > highest, y, highest);
+  for (; i + FLOAT_LANES <= n; i += FLOAT_LANES) {
+    highest = max_keeping_nan(highest, load_single(x + i));
+  }
+  if (i < n) {
+    highest = max_keeping_nan(highest, load_single_part(x + i, n - i, -INFINITY));
   }
   float max = -INFINITY;
-  for (int k = 0; k < LANES; k++) {
-    max = highest[k] > max ? (float) highest[k] : max;
+  for (int k = 0; k < FLOAT_LANES; k++) {
+    max = highest[k] > max || isnan(highest[k]) ? highest[k] : max;
   }
-  int any_nan = any(nan);
-  for (; i < n; i++) {
-    any_nan |= isnan(x[i]);
-    max = x[i] > max ? x[i] : max;
-  }
-  if (any_nan || !isfinite(max)) {
+  if (!isfinite(max)) {
     for (i = 0; i < n; i++) {
       x[i] = NAN;
     }
-    return any_nan ? NAN : max;
+    return max;
   }
-  vdouble sum = broadcast(0);
-  for (i = 0; i + LANES <= n; i += LANES) {
-    vdouble e = round_to_float(vexp(round_to_float(load_widened(x + i) - max)));
-    store_narrowed(x + i, e);
-    sum += e;
-  }
-  double total = sum_lanes(sum);
-  for (int32_t j = i; j < n; j++) {
-    float e = (float) exp((float) (x[j] - max));
-    x[j] = e;
-    total += e;
-  }
+  double total = sum_exp_single(n, x, max, x);
   vdouble inverse = broadcast(1 / total);
   for (i = 0; i + LANES <= n; i += LANES) {
     store_narrowed(x + i, load_widened(x + i) * inverse);

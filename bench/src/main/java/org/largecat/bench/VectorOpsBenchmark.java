@@ -23,8 +23,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * |S| = 100 sampled rows: gather-dot of the rows against a dense x of D = 784 (MNIST-sized) alone,
  * and with log-sum-exp and the scatter-axpy back (the whole step); scatter-axpy alone; gather-dot
  * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of D =
- * 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, and the
- * log-sum-exp of the |S| logits.
+ * 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, the
+ * log-sum-exp of the |S| logits, and the float softmax of a row of 100, 1,000 or 4,000 scores (the
+ * sampled set sizes of the factorized step).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -146,6 +147,22 @@ public class VectorOpsBenchmark {
     }
   }
 
+  /** A row of Gaussian float scores of standard deviation 5, and the row the softmax overwrites. */
+  @State(Scope.Thread)
+  public static class ScoreRow {
+    @Param({"100", "1000", "4000"})
+    public int length;
+
+    float[] scores;
+    float[] row;
+
+    @Setup
+    public void data() {
+      scores = BenchData.gaussianFloats(length, 5, new SplittableRandom(46));
+      row = new float[length];
+    }
+  }
+
   @Benchmark
   public double dotFloat(Dense d) {
     return ops.dot(Dense.D, d.x, 0, d.w, 0);
@@ -165,6 +182,16 @@ public class VectorOpsBenchmark {
   public void expFloat1000(Logits l, Blackhole bh) {
     ops.exp(l.floats.length, l.floats, 0, l.exps, 0);
     bh.consume(l.exps);
+  }
+
+  /**
+   * The softmax works in place, so each call first copies the scores back (the same for every
+   * backend).
+   */
+  @Benchmark
+  public double softmax(ScoreRow s) {
+    System.arraycopy(s.scores, 0, s.row, 0, s.length);
+    return ops.softmax(s.length, s.row, 0);
   }
 
   @Benchmark

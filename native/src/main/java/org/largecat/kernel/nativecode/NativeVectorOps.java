@@ -12,9 +12,9 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 
 /**
  * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product and axpy,
- * gather-dot and scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp,
- * log-sum-exp and the float softmax; the other kernels are the scalar reference's. Arrays are
- * passed in place with their offsets.
+ * gather-dot and scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp
+ * over doubles and over floats, log-sum-exp, the float exponential and the float softmax; the other
+ * kernels are the scalar reference's. Arrays are passed in place with their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle DOT_FLOAT =
@@ -63,6 +63,13 @@ final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle LOG_SUM_EXP =
       NativeLibrary.kernel(
           "log_sum_exp", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
+  private static final MethodHandle SUM_EXP_FLOAT =
+      NativeLibrary.kernel(
+          "sum_exp_float",
+          FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT, JAVA_FLOAT));
+  private static final MethodHandle EXP_FLOAT =
+      NativeLibrary.kernel(
+          "exp_float", FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT));
   private static final MethodHandle SOFTMAX_FLOAT =
       NativeLibrary.kernel(
           "softmax_float", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_INT, ADDRESS, JAVA_INT));
@@ -251,6 +258,24 @@ final class NativeVectorOps extends ScalarVectorOps {
   protected double sumExpKernel(int n, double[] v, int vOff, double shift) {
     try {
       return (double) SUM_EXP.invokeExact(n, MemorySegment.ofArray(v), vOff, shift);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected double sumExpKernel(int n, float[] v, int vOff, float shift) {
+    try {
+      return (double) SUM_EXP_FLOAT.invokeExact(n, MemorySegment.ofArray(v), vOff, shift);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  @Override
+  protected void expKernel(int n, float[] x, int xOff, float[] out, int outOff) {
+    try {
+      EXP_FLOAT.invokeExact(n, MemorySegment.ofArray(x), xOff, MemorySegment.ofArray(out), outOff);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
