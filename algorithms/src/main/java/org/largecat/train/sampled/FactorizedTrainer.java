@@ -73,6 +73,7 @@ public final class FactorizedTrainer implements Trainer {
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
+  private final List<Callable<Void>> gatherPhase;
   private final List<Callable<Void>> examplePhase;
   private final List<Callable<Void>> updatePhase;
   private final TrainingThreads threadPool;
@@ -128,6 +129,7 @@ public final class FactorizedTrainer implements Trainer {
       workers[r] = new Worker(r, (batch + threads - 1) / threads);
     }
     threadPool = new TrainingThreads(threads);
+    gatherPhase = shared != null ? threadPool.phase(t -> workers[t].gather()) : null;
     examplePhase = threadPool.phase(t -> workers[t].examples());
     updatePhase = threadPool.phase(t -> workers[t].update());
   }
@@ -183,7 +185,8 @@ public final class FactorizedTrainer implements Trainer {
     iteration++;
     batches.next();
     if (shared != null) {
-      drawSharedClasses();
+      shared.draw(options.seed(), iteration, model.biases());
+      threadPool.run(gatherPhase);
     }
     threadPool.run(examplePhase);
     bucketRows();
@@ -194,13 +197,6 @@ public final class FactorizedTrainer implements Trainer {
       sum += w.boundSum;
     }
     return data.rows() / (double) batches.size * sum;
-  }
-
-  private void drawSharedClasses() {
-    shared.draw(options.seed(), iteration, model.biases());
-    for (int j = 0; j < sampled; j++) {
-      System.arraycopy(model.outputs(), shared.rows[j] * rank, sharedOutputs, j * rank, rank);
-    }
   }
 
   /**
@@ -265,19 +261,41 @@ public final class FactorizedTrainer implements Trainer {
       sharedCoefSum = isShared ? new double[sampled] : null;
     }
 
-    void examples() {
-      boundSum = 0;
-      int from = (int) ((long) batches.size * thread / workers.length);
-      int to = (int) ((long) batches.size * (thread + 1) / workers.length);
-      float[] u = model.outputs();
-      double[] b = model.biases();
-      for (int i = from; i < to; i++) {
+    /**
+     * Shared mode, before the gemms: the thread's share of S's rows of U copied into U_S, and its
+     * chunk's embeddings.
+     */
+    void gather() {
+      for (int j = sampled * thread / workers.length;
+          j < sampled * (thread + 1) / workers.length;
+          j++) {
+        System.arraycopy(model.outputs(), shared.rows[j] * rank, sharedOutputs, j * rank, rank);
+      }
+      embedChunk();
+    }
+
+    private void embedChunk() {
+      for (int i = chunkStart(thread); i < chunkStart(thread + 1); i++) {
         inputRows.embed(batchExamples[i], i, embeddings);
       }
+    }
+
+    /** Where thread t's chunk of the batch starts. */
+    private int chunkStart(int t) {
+      return (int) ((long) batches.size * t / workers.length);
+    }
+
+    void examples() {
+      boundSum = 0;
+      int from = chunkStart(thread);
+      int to = chunkStart(thread + 1);
       if (shared != null) {
         sharedExamples(from, to);
         return;
       }
+      embedChunk();
+      float[] u = model.outputs();
+      double[] b = model.biases();
       for (int i = from; i < to; i++) {
         int n = batchExamples[i];
         int base = i * slots;
