@@ -440,17 +440,19 @@ public final class FactorizedTrainer implements Trainer {
         while (examples < end && c.source[examples] >= 0) {
           biasGradient += c.weight[examples++];
         }
-        ops.gatherAxpy(
-            embeddings,
-            batchExamples.length,
-            rank,
-            c.source,
-            c.start[t],
-            examples - c.start[t],
-            c.weight,
-            c.start[t],
-            gradient,
-            at);
+        if (examples > c.start[t]) { // most shared classes are no example's label
+          ops.gatherAxpy(
+              embeddings,
+              batchExamples.length,
+              rank,
+              c.source,
+              c.start[t],
+              examples - c.start[t],
+              c.weight,
+              c.start[t],
+              gradient,
+              at);
+        }
         for (int e = examples; e < end; e++) {
           int j = -1 - c.source[e];
           for (Worker w : workers) {
