@@ -12,10 +12,7 @@ import org.largecat.train.TrainingOptions;
  * the update phase; the threads then only read them.
  */
 final class RowUpdate {
-  /**
-   * Random rows a thread's phase two loads together (see {@link #load}): two to eight overlap their
-   * misses about equally; more only fill the L1 cache.
-   */
+  /** Random rows a thread's phase two loads together, so that their cache misses overlap. */
   static final int GROUP = 4;
 
   private final TrainingOptions options;
