@@ -93,24 +93,41 @@ final class BatchInputRows {
   }
 
   /**
-   * Phase two for touched row t at {@code iteration}: its gradient into {@code gradient}, applied
-   * with {@code row} and {@code rowSquares} as scratch (each r long, the caller's thread's own).
+   * Phase two for touched rows [from, to) at {@code iteration}, {@link RowUpdate#GROUP} at a time:
+   * the group's rows are loaded, their gradients summed into {@code gradient}, and each applied
+   * with {@code row} and {@code rowSquares} as scratch (each GROUP·r long, the caller's thread's
+   * own).
    */
-  void update(int t, int iteration, float[] gradient, float[] row, float[] rowSquares) {
-    int j = buckets.touched[t];
-    ops.gatherAxpy(
-        embeddingGradients,
-        batch,
-        rank,
-        buckets.source,
-        buckets.start[t],
-        buckets.start[t + 1] - buckets.start[t],
-        buckets.weight,
-        buckets.start[t],
-        gradient,
-        0);
-    int previous = last[j];
-    last[j] = iteration;
-    rowUpdate.row(model.inputs(), squares, j * rank, rank, previous, gradient, row, rowSquares);
+  void update(int from, int to, int iteration, float[] gradient, float[] row, float[] rowSquares) {
+    float[] v = model.inputs();
+    for (int group = from; group < to; group += RowUpdate.GROUP) {
+      int count = Math.min(RowUpdate.GROUP, to - group);
+      for (int q = 0; q < count; q++) {
+        int j = buckets.touched[group + q];
+        rowUpdate.load(v, squares, j * rank, rank, row, rowSquares, q * rank);
+      }
+      for (int q = 0; q < count; q++) {
+        int t = group + q;
+        ops.gatherAxpy(
+            embeddingGradients,
+            batch,
+            rank,
+            buckets.source,
+            buckets.start[t],
+            buckets.start[t + 1] - buckets.start[t],
+            buckets.weight,
+            buckets.start[t],
+            gradient,
+            q * rank);
+        int j = buckets.touched[t];
+        int previous = last[j];
+        last[j] = iteration;
+        rowUpdate.step(gradient, row, rowSquares, q * rank, rank, previous);
+      }
+      for (int q = 0; q < count; q++) {
+        int j = buckets.touched[group + q];
+        rowUpdate.store(v, squares, j * rank, rank, row, rowSquares, q * rank);
+      }
+    }
   }
 }

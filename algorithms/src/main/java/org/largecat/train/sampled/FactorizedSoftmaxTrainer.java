@@ -147,11 +147,11 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     private final float[] outputGradients;
     private final float[] biasGradients;
 
-    /** A row's gradient, and copies of its weights and s. */
-    private final float[] gradient = new float[rank];
+    /** A group of rows' gradients, and copies of their weights and s. */
+    private final float[] gradient = new float[RowUpdate.GROUP * rank];
 
-    private final float[] row = new float[rank];
-    private final float[] squares = new float[rank];
+    private final float[] row = new float[RowUpdate.GROUP * rank];
+    private final float[] squares = new float[RowUpdate.GROUP * rank];
     double logLikelihood;
 
     Worker(int thread, int threads) {
@@ -208,9 +208,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       int touched = inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
-      for (int t = lo; t < hi; t++) {
-        inputRows.update(t, iteration, gradient, row, squares);
-      }
+      inputRows.update(lo, hi, iteration, gradient, row, squares);
     }
 
     /** −Cᵀ H for the thread's classes by one gemm, their biases' gradient −Cᵀ 1 by a gemv. */

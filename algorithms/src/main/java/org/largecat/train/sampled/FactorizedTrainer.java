@@ -73,6 +73,7 @@ public final class FactorizedTrainer implements Trainer {
   private final RowUpdate rowUpdate;
 
   private final Worker[] workers;
+  private final List<Callable<Void>> gatherPhase;
   private final List<Callable<Void>> examplePhase;
   private final List<Callable<Void>> updatePhase;
   private final TrainingThreads threadPool;
@@ -128,6 +129,7 @@ public final class FactorizedTrainer implements Trainer {
       workers[r] = new Worker(r, (batch + threads - 1) / threads);
     }
     threadPool = new TrainingThreads(threads);
+    gatherPhase = shared != null ? threadPool.phase(t -> workers[t].gather()) : null;
     examplePhase = threadPool.phase(t -> workers[t].examples());
     updatePhase = threadPool.phase(t -> workers[t].update());
   }
@@ -183,7 +185,8 @@ public final class FactorizedTrainer implements Trainer {
     iteration++;
     batches.next();
     if (shared != null) {
-      drawSharedClasses();
+      shared.draw(options.seed(), iteration, model.biases());
+      threadPool.run(gatherPhase);
     }
     threadPool.run(examplePhase);
     bucketRows();
@@ -194,13 +197,6 @@ public final class FactorizedTrainer implements Trainer {
       sum += w.boundSum;
     }
     return data.rows() / (double) batches.size * sum;
-  }
-
-  private void drawSharedClasses() {
-    shared.draw(options.seed(), iteration, model.biases());
-    for (int j = 0; j < sampled; j++) {
-      System.arraycopy(model.outputs(), shared.rows[j] * rank, sharedOutputs, j * rank, rank);
-    }
   }
 
   /**
@@ -247,11 +243,11 @@ public final class FactorizedTrainer implements Trainer {
     private final float[] sharedGradient;
     private final double[] sharedCoefSum;
 
-    /** Phase two: a row's gradient, and copies of its weights and s. */
-    private final float[] gradient = new float[rank];
+    /** Phase two: a group of rows' gradients, and copies of their weights and s. */
+    private final float[] gradient = new float[RowUpdate.GROUP * rank];
 
-    private final float[] row = new float[rank];
-    private final float[] squares = new float[rank];
+    private final float[] row = new float[RowUpdate.GROUP * rank];
+    private final float[] squares = new float[RowUpdate.GROUP * rank];
     double boundSum;
 
     Worker(int thread, int chunk) {
@@ -265,19 +261,41 @@ public final class FactorizedTrainer implements Trainer {
       sharedCoefSum = isShared ? new double[sampled] : null;
     }
 
-    void examples() {
-      boundSum = 0;
-      int from = (int) ((long) batches.size * thread / workers.length);
-      int to = (int) ((long) batches.size * (thread + 1) / workers.length);
-      float[] u = model.outputs();
-      double[] b = model.biases();
-      for (int i = from; i < to; i++) {
+    /**
+     * Shared mode, before the gemms: the thread's share of S's rows of U copied into U_S, and its
+     * chunk's embeddings.
+     */
+    void gather() {
+      for (int j = sampled * thread / workers.length;
+          j < sampled * (thread + 1) / workers.length;
+          j++) {
+        System.arraycopy(model.outputs(), shared.rows[j] * rank, sharedOutputs, j * rank, rank);
+      }
+      embedChunk();
+    }
+
+    private void embedChunk() {
+      for (int i = chunkStart(thread); i < chunkStart(thread + 1); i++) {
         inputRows.embed(batchExamples[i], i, embeddings);
       }
+    }
+
+    /** Where thread t's chunk of the batch starts. */
+    private int chunkStart(int t) {
+      return (int) ((long) batches.size * t / workers.length);
+    }
+
+    void examples() {
+      boundSum = 0;
+      int from = chunkStart(thread);
+      int to = chunkStart(thread + 1);
       if (shared != null) {
         sharedExamples(from, to);
         return;
       }
+      embedChunk();
+      float[] u = model.outputs();
+      double[] b = model.biases();
       for (int i = from; i < to; i++) {
         int n = batchExamples[i];
         int base = i * slots;
@@ -391,50 +409,66 @@ public final class FactorizedTrainer implements Trainer {
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */
     void update() {
-      int touched = classBuckets.touchedCount + inputRows.touched();
+      int classRows = classBuckets.touchedCount;
+      int touched = classRows + inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
-      for (int t = lo; t < Math.min(hi, classBuckets.touchedCount); t++) {
-        updateClass(t);
+      for (int group = lo; group < Math.min(hi, classRows); group += RowUpdate.GROUP) {
+        updateClasses(group, Math.min(group + RowUpdate.GROUP, Math.min(hi, classRows)));
       }
-      for (int t = Math.max(lo, classBuckets.touchedCount); t < hi; t++) {
-        inputRows.update(t - classBuckets.touchedCount, iteration, gradient, row, squares);
-      }
+      inputRows.update(
+          Math.max(lo, classRows) - classRows, hi - classRows, iteration, gradient, row, squares);
     }
 
-    /** Output row and bias of touched class t: Σ c h_n, and the gemms' rows for shared classes. */
-    private void updateClass(int t) {
+    /**
+     * Output rows and biases of touched classes [from, to), loaded together: Σ c h_n, and the
+     * gemms' rows for shared classes.
+     */
+    private void updateClasses(int from, int to) {
       Buckets c = classBuckets;
-      int k = c.touched[t];
-      int from = c.start[t];
-      int end = c.start[t + 1];
-      int examples = from;
-      double biasGradient = 0;
-      while (examples < end && c.source[examples] >= 0) {
-        biasGradient += c.weight[examples++];
+      float[] u = model.outputs();
+      for (int t = from; t < to; t++) {
+        rowUpdate.load(
+            u, squaresOutputs, c.touched[t] * rank, rank, row, squares, (t - from) * rank);
       }
-      ops.gatherAxpy(
-          embeddings,
-          batchExamples.length,
-          rank,
-          c.source,
-          from,
-          examples - from,
-          c.weight,
-          from,
-          gradient,
-          0);
-      for (int e = examples; e < end; e++) {
-        int j = -1 - c.source[e];
-        for (Worker w : workers) {
-          ops.axpy(rank, 1f, w.sharedGradient, j * rank, gradient, 0);
-          biasGradient += w.sharedCoefSum[j];
+      for (int t = from; t < to; t++) {
+        int k = c.touched[t];
+        int at = (t - from) * rank;
+        int end = c.start[t + 1];
+        int examples = c.start[t];
+        double biasGradient = 0;
+        while (examples < end && c.source[examples] >= 0) {
+          biasGradient += c.weight[examples++];
         }
+        if (examples > c.start[t]) { // most shared classes are no example's label
+          ops.gatherAxpy(
+              embeddings,
+              batchExamples.length,
+              rank,
+              c.source,
+              c.start[t],
+              examples - c.start[t],
+              c.weight,
+              c.start[t],
+              gradient,
+              at);
+        }
+        for (int e = examples; e < end; e++) {
+          int j = -1 - c.source[e];
+          for (Worker w : workers) {
+            ops.axpy(rank, 1f, w.sharedGradient, j * rank, gradient, at);
+            biasGradient += w.sharedCoefSum[j];
+          }
+        }
+        int last = classLast[k];
+        classLast[k] = iteration;
+        rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
+        rowUpdate.step(gradient, row, squares, at, rank, last);
       }
-      int last = classLast[k];
-      classLast[k] = iteration;
-      rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
-      rowUpdate.row(model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
+      for (int t = from; t < to; t++) {
+        rowUpdate.store(
+            u, squaresOutputs, c.touched[t] * rank, rank, row, squares, (t - from) * rank);
+      }
     }
   }
 

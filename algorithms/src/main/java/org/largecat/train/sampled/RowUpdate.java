@@ -12,6 +12,9 @@ import org.largecat.train.TrainingOptions;
  * the update phase; the threads then only read them.
  */
 final class RowUpdate {
+  /** Random rows a thread's phase two loads together, so that their cache misses overlap. */
+  static final int GROUP = 4;
+
   private final TrainingOptions options;
   private final int rows;
   private final boolean adaptive;
@@ -62,10 +65,8 @@ final class RowUpdate {
 
   /**
    * Applies the gradient g[0, length) to table[base, base + length), last updated at iteration
-   * {@code last}, with its s in tableSquares (null for SGD), and clears g. The loops are flat float
-   * loops over arrays that share one index, which is what the compiler needs to vectorise them (it
-   * cannot rule out that g and the table, with different offsets, are one array), hence the copies
-   * of the row into w and of its s into s.
+   * {@code last}, with its s in tableSquares (null for SGD), and clears g: {@link #load}, {@link
+   * #step} and {@link #store} of one row.
    */
   void row(
       float[] table,
@@ -76,26 +77,58 @@ final class RowUpdate {
       float[] g,
       float[] w,
       float[] s) {
-    System.arraycopy(table, base, w, 0, length);
-    if (tableSquares == null) {
-      for (int j = 0; j < length; j++) {
+    load(table, tableSquares, base, length, w, s, 0);
+    step(g, w, s, 0, length, last);
+    store(table, tableSquares, base, length, w, s, 0);
+  }
+
+  /**
+   * Copies table[base, base + length) into w[at, at + length) and its s from tableSquares (null for
+   * SGD) into s. A caller that loads a group of random rows before stepping any of them has their
+   * cache misses overlap, where one row at a time waits for each in turn.
+   */
+  void load(
+      float[] table, float[] tableSquares, int base, int length, float[] w, float[] s, int at) {
+    System.arraycopy(table, base, w, at, length);
+    if (tableSquares != null) {
+      System.arraycopy(tableSquares, base, s, at, length);
+    }
+  }
+
+  /** Copies a row and its s back from where {@link #load} put them. */
+  void store(
+      float[] table, float[] tableSquares, int base, int length, float[] w, float[] s, int at) {
+    System.arraycopy(w, at, table, base, length);
+    if (tableSquares != null) {
+      System.arraycopy(s, at, tableSquares, base, length);
+    }
+  }
+
+  /**
+   * Applies the gradient g[at, at + length) to the loaded row w[at, at + length) with its s, last
+   * updated at iteration {@code last}, and clears g. The loops are flat float loops over arrays
+   * that share one index, which is what the compiler needs to vectorise them (it cannot rule out
+   * that g and the table, with different offsets, are one array), hence the copies of {@link
+   * #load}.
+   */
+  void step(float[] g, float[] w, float[] s, int at, int length, int last) {
+    int end = at + length;
+    if (!adaptive) {
+      for (int j = at; j < end; j++) {
         w[j] += rate * (g[j] * scale - precision * w[j]);
         g[j] = 0;
       }
-    } else {
-      float fresh = (float) freshWeight(last);
-      float keep = (float) keptWeight(last);
-      System.arraycopy(tableSquares, base, s, 0, length);
-      for (int j = 0; j < length; j++) {
-        float gj = g[j] * scale - precision * w[j];
-        g[j] = 0;
-        float sj = fresh * gj * gj + keep * s[j];
-        s[j] = sj;
-        w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
-      }
-      System.arraycopy(s, 0, tableSquares, base, length);
+      return;
     }
-    System.arraycopy(w, 0, table, base, length);
+    float fresh = (float) freshWeight(last);
+    float keep = (float) keptWeight(last);
+    for (int j = at; j < end; j++) {
+      float gj = g[j] * scale - precision * w[j];
+      g[j] = 0;
+      float sj = fresh * gj * gj + keep * s[j];
+      s[j] = sj;
+      w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
+    }
   }
 
   /**
