@@ -26,6 +26,7 @@ import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.WatchedTrainingRows;
 
 class FactorizedTrainerTest {
   private static final Kernels KERNELS = Kernels.of("scalar");
@@ -180,9 +181,10 @@ class FactorizedTrainerTest {
 
   /**
    * Known truth: a rank-4 softmax with K = 40 classes over D = 60 sparse features; A&R under the
-   * converge issue's stopping rule and step defaults, from the random start, with per-example and
-   * shared class sets, comes within 1% of the generating model's exact test log-likelihood; also
-   * with shared sets drawn with replacement by frequency^0.5.
+   * converge issue's stopping rule and step defaults, watching training rows as train does, from
+   * the random start, with per-example and shared class sets, comes within 1% of the generating
+   * model's exact test log-likelihood; also with shared sets drawn with replacement by
+   * frequency^0.5.
    */
   @Test
   void recoversAKnownRankFourModel() {
@@ -211,7 +213,10 @@ class FactorizedTrainerTest {
       try (FactorizedTrainer trainer = new FactorizedTrainer(train, model, options, KERNELS)) {
         run =
             TrainingRun.until(
-                trainer, StoppingRule.DEFAULT.withMaxEpochs(60), (epoch, bound, gain, s) -> {});
+                trainer,
+                StoppingRule.DEFAULT.withMaxEpochs(60),
+                new WatchedTrainingRows(model, train, options, KERNELS),
+                (epoch, watched, gain, s) -> {});
       }
       double fitted = Evaluation.evaluate(model, test, KERNELS, 5, 2).meanLogLikelihood();
       assertTrue(
