@@ -131,6 +131,23 @@ public final class SparkJobs {
   }
 
   /**
+   * The training rows the stopping rule watches for {@code options}' method ({@link
+   * WatchedTrainingRows}): a seeded sample of the frame, cached; null when the rule watches the
+   * epoch-mean bound.
+   */
+  private static org.apache.spark.sql.Dataset<Row> watchedRows(
+      LabeledFrame data, DistributedTrainer trainer, TrainingOptions options) {
+    if (!WatchedTrainingRows.watchedFor(options.method())) {
+      return null;
+    }
+    int rows = WatchedTrainingRows.rowsFor(trainer.rows(), data.classes(), options);
+    return data.frame()
+        .sample(false, Math.min(1, 1.1 * rows / trainer.rows()), options.seed())
+        .limit(rows)
+        .cache();
+  }
+
+  /**
    * Trains the model of {@code options}' method (linear, or factorized of width {@code rank} when
    * it is not null) from its random start, driven by {@code drive} in rounds of {@code
    * roundsPerEpoch} an epoch, and scores it on {@code test} (null: none).
@@ -168,15 +185,7 @@ public final class SparkJobs {
                   options,
                   roundsPerEpoch)) {
             perEpoch = trainer.iterationsPerEpoch();
-            int watchedRows = WatchedTrainingRows.rowsFor(trainer.rows(), data.classes(), options);
-            org.apache.spark.sql.Dataset<Row> watched =
-                !WatchedTrainingRows.watchedFor(options.method())
-                    ? null
-                    : data.frame()
-                        .sample(
-                            false, Math.min(1, 1.1 * watchedRows / trainer.rows()), options.seed())
-                        .limit(watchedRows)
-                        .cache();
+            org.apache.spark.sql.Dataset<Row> watched = watchedRows(data, trainer, options);
             try {
               done =
                   drive.run(
