@@ -180,6 +180,16 @@ class FactorizedTrainerTest {
   }
 
   /**
+   * {@code method} on two threads, |B| = 500, |S| = 10, with the factorized step under the rule.
+   */
+  private static TrainingOptions underRule(Method method) {
+    return TrainingOptions.defaults(method)
+        .withBatch(500, 10)
+        .withThreads(2)
+        .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+  }
+
+  /**
    * Known truth: a rank-4 softmax with K = 40 classes over D = 60 sparse features; A&R under the
    * converge issue's stopping rule and step defaults, watching training rows as train does, from
    * the random start, with per-example and shared class sets, comes within 1% of the generating
@@ -197,11 +207,7 @@ class FactorizedTrainerTest {
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
-    TrainingOptions common =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(500, 10)
-            .withThreads(2)
-            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    TrainingOptions common = underRule(Method.AR_SOFTMAX);
     for (TrainingOptions options :
         new TrainingOptions[] {
           common.withSampling(Sampling.PER_EXAMPLE),
@@ -246,11 +252,7 @@ class FactorizedTrainerTest {
     Dataset[] split = trainAndTest(all, 10_000);
     Dataset train = split[0];
     Dataset test = split[1];
-    TrainingOptions common =
-        TrainingOptions.defaults(Method.OVE)
-            .withBatch(500, 10)
-            .withThreads(2)
-            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    TrainingOptions common = underRule(Method.OVE);
     double start =
         Evaluation.evaluate(
                 FactorizedTrainer.initialModel(train, common, rank), test, KERNELS, 5, 2)
