@@ -2,8 +2,8 @@
  * Vector kernels of the native backend (org.largecat.kernel.VectorOps): float dot products
  * accumulated in double, gather-dot and scatter-axpy over a row subset of a K x D row-major float
  * matrix with dense or sparse x, the maximum, the sum of exp(v - shift) over doubles and over
- * floats, log-sum-exp, the float exponential and the float softmax of a row. Rows, indices and
- * lengths were checked by the Java front; offsets are in elements.
+ * floats, log-sum-exp, the float exponential, the float softmax of a row and the gradient step of
+ * a set of rows. Rows, indices and lengths were checked by the Java front; offsets are in elements.
  */
 #include "largecat.h"
 #include "simd.h"
@@ -130,6 +130,57 @@ EXPORT void KERNEL(gather_axpy)(const float *w, int32_t d, const int32_t *rows, 
     float c = coef[coefOff + i];
     for (int32_t j = 0; j < d; j++) {
       ys[j] = fmaf(c, row[j], ys[j]);
+    }
+  }
+}
+
+/** Rows ahead of the one being stepped whose table lines row_step asks the memory system for. */
+#define ROWS_AHEAD 8
+
+/** Asks for the d floats at p, a line at a time, to be written soon. */
+static inline void prefetch_row(const float *p, int32_t d) {
+  for (int32_t j = 0; j < d; j += 64 / (int32_t) sizeof(float)) {
+    __builtin_prefetch(p + j, 1, 0);
+  }
+  __builtin_prefetch(p + d - 1, 1, 0);
+}
+
+/**
+ * VectorOps.rowStep: the gradient step of count rows of w (and s, NULL for the plain step), each
+ * operation rounded once as the Java reference writes it (-ffp-contract=off), so the bits are the
+ * same. The rows are random rows of a table larger than the caches: each row's lines are requested
+ * ROWS_AHEAD rows early, so that their misses overlap the steps of the rows before.
+ */
+EXPORT void KERNEL(row_step)(float *w, float *s, int32_t d, const int32_t *rows, int32_t rowsOff,
+    int32_t count, float *g, int32_t gOff, const float *fresh, const float *keep, int32_t weightsOff,
+    float rate, float scale, float precision) {
+  for (int32_t i = 0; i < count; i++) {
+    if (i + ROWS_AHEAD < count) {
+      int64_t ahead = (int64_t) rows[rowsOff + i + ROWS_AHEAD] * d;
+      prefetch_row(w + ahead, d);
+      if (s != NULL) {
+        prefetch_row(s + ahead, d);
+      }
+    }
+    float *wr = w + (int64_t) rows[rowsOff + i] * d;
+    float *gr = g + gOff + (int64_t) i * d;
+    if (s == NULL) {
+      for (int32_t j = 0; j < d; j++) {
+        float gj = gr[j] * scale - precision * wr[j];
+        gr[j] = 0;
+        wr[j] += rate * gj;
+      }
+      continue;
+    }
+    float *sr = s + (int64_t) rows[rowsOff + i] * d;
+    float f = fresh[weightsOff + i];
+    float k = keep[weightsOff + i];
+    for (int32_t j = 0; j < d; j++) {
+      float gj = gr[j] * scale - precision * wr[j];
+      gr[j] = 0;
+      float sj = f * gj * gj + k * sr[j];
+      sr[j] = sj;
+      wr[j] += rate * gj / (1 + sqrtf(sj));
     }
   }
 }

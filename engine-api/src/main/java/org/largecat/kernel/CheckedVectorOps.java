@@ -180,6 +180,49 @@ final class CheckedVectorOps extends VectorOps {
   }
 
   @Override
+  protected void rowStepKernel(
+      float[] w,
+      float[] s,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision) {
+    float[] expectedW = w.clone();
+    float[] expectedS = s == null ? null : s.clone();
+    float[] expectedG = g.clone();
+    reference.rowStepKernel(
+        expectedW,
+        expectedS,
+        d,
+        rows,
+        rowsOff,
+        count,
+        expectedG,
+        gOff,
+        fresh,
+        keep,
+        weightsOff,
+        rate,
+        scale,
+        precision);
+    tested.rowStepKernel(
+        w, s, d, rows, rowsOff, count, g, gOff, fresh, keep, weightsOff, rate, scale, precision);
+    requireSame("rowStep w", w, expectedW);
+    if (s != null) {
+      requireSame("rowStep s", s, expectedS);
+    }
+    requireSame("rowStep g", g, expectedG);
+  }
+
+  @Override
   protected void gatherAxpyKernel(
       float[] w,
       int d,
@@ -297,6 +340,26 @@ final class CheckedVectorOps extends VectorOps {
           got[i],
           expected[i],
           Agreement.update(before[i], change[i], Agreement.FLOAT_UNIT));
+    }
+  }
+
+  /** Each element bit for bit (any NaN matching any NaN), the sign of a zero included. */
+  private void requireSame(String op, float[] got, float[] expected) {
+    for (int i = 0; i < got.length; i++) {
+      if (Float.floatToIntBits(got[i]) != Float.floatToIntBits(expected[i])) {
+        throw new KernelDisagreementException(
+            "check mode: "
+                + name
+                + " "
+                + op
+                + " element "
+                + i
+                + " = "
+                + got[i]
+                + " but the scalar reference gives "
+                + expected[i]
+                + " (the same bits are required)");
+      }
     }
   }
 

@@ -41,6 +41,14 @@ final class Checks {
     }
   }
 
+  /** Checks that two array arguments a kernel writes through are not one array. */
+  static void distinct(String op, String name, Object array, String otherName, Object other) {
+    if (array == other) {
+      throw new IllegalArgumentException(
+          op + ": " + name + " and " + otherName + " are the same array; pass separate arrays");
+    }
+  }
+
   /** The length of an array argument, after checking that it is there. */
   static int length(String op, String name, float[] a) {
     notNull(op, name, a);

@@ -167,6 +167,47 @@ public abstract class VectorOps {
     scatterAxpySparseKernel(w, d, rows, rowsOff, count, coef, coefOff, indices, values, nzOff, nnz);
   }
 
+  /**
+   * One gradient step of {@code count} rows of a K x d row-major float table w, rows applied in the
+   * order given (they may repeat). Row ρ = rows[rowsOff + i] takes the gradient γ = g[gOff + i·d,
+   * gOff + (i + 1)·d), which is set to zero; each element j of it first becomes γ_j·scale −
+   * precision·w_ρj (a Gaussian prior's pull). With s, the running mean of squared gradients in a
+   * table shaped as w, the step is adaptive: s_ρj = fresh_i·γ_j² + keep_i·s_ρj, then w_ρj +=
+   * rate·γ_j / (1 + √s_ρj), with fresh_i = fresh[weightsOff + i] and keep_i likewise (the weights
+   * of the new square and of the old s); with s null it is plain, w_ρj += rate·γ_j, and fresh and
+   * keep may be null. Each operation rounds once, in the order written and with no fused
+   * multiply-add, so that every backend gives the same bits.
+   */
+  public final void rowStep(
+      float[] w,
+      float[] s,
+      int k,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision) {
+    checkRows("rowStep", w, k, d, rows, rowsOff, count);
+    Checks.span("rowStep", "g", g, gOff, (long) count * d);
+    Checks.distinct("rowStep", "g", g, "w", w);
+    if (s != null) {
+      Checks.span("rowStep", "s", s, 0, (long) k * d);
+      Checks.distinct("rowStep", "s", s, "w", w);
+      Checks.distinct("rowStep", "s", s, "g", g);
+      Checks.span("rowStep", "fresh", fresh, weightsOff, count);
+      Checks.span("rowStep", "keep", keep, weightsOff, count);
+    }
+    rowStepKernel(
+        w, s, d, rows, rowsOff, count, g, gOff, fresh, keep, weightsOff, rate, scale, precision);
+  }
+
   /** Returns log(sum exp(v)) over n elements, shifted by the maximum; -Inf for n = 0. */
   public final double logSumExp(int n, double[] v, int vOff) {
     Checks.count("logSumExp", "n", n);
@@ -312,6 +353,22 @@ public abstract class VectorOps {
       float[] values,
       int nzOff,
       int nnz);
+
+  protected abstract void rowStepKernel(
+      float[] w,
+      float[] s,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision);
 
   protected abstract double logSumExpKernel(int n, double[] v, int vOff);
 

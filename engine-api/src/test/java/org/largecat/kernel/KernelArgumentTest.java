@@ -54,6 +54,23 @@ class KernelArgumentTest {
         IndexOutOfBoundsException.class,
         "gatherAxpy: y has length 1 but the call reads 2",
         () -> v.gatherAxpy(w, 4, 2, new int[] {0, 1}, 0, 2, x, 0, new float[1], 0));
+    int[] rows = {0, 3};
+    rejects(
+        IndexOutOfBoundsException.class,
+        "rowStep: g has length 3 but the call reads 4 elements from offset 0",
+        () -> v.rowStep(w, null, 4, 2, rows, 0, 2, new float[3], 0, null, null, 0, 1f, 1f, 0f));
+    rejects(
+        IllegalArgumentException.class,
+        "rowStep: s and w are the same array; pass separate arrays",
+        () -> v.rowStep(w, w, 4, 2, rows, 0, 2, x, 0, x, x, 0, 1f, 1f, 0f));
+    rejects(
+        NullPointerException.class,
+        "rowStep: fresh is null",
+        () -> v.rowStep(w, new float[8], 4, 2, rows, 0, 2, x, 0, null, x, 0, 1f, 1f, 0f));
+    rejects(
+        IndexOutOfBoundsException.class,
+        "rowStep: s has length 7 but the call reads 8",
+        () -> v.rowStep(w, new float[7], 4, 2, rows, 0, 2, x, 0, x, x, 0, 1f, 1f, 0f));
     rejects(
         IndexOutOfBoundsException.class,
         "scatterAxpy: coef has length 1 but the call reads 2",

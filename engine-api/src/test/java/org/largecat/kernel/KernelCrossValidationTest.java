@@ -211,6 +211,49 @@ class KernelCrossValidationTest {
     }
   }
 
+  /**
+   * The row step, plain and adaptive, at every loop path's width and the model widths, on random
+   * rows that repeat (so a row's second step reads its first one's result), with the prior's pull
+   * and without, and with adversarial values in the table, its s and the gradients; check mode
+   * requires the reference's bits in w, s and the cleared gradients.
+   */
+  @ParameterizedTest
+  @MethodSource("checked")
+  void rowStepPlainAndAdaptive(Kernels k) {
+    VectorOps ops = k.vectorOps();
+    SplittableRandom random = new SplittableRandom(13);
+    int classes = 30;
+    int[] widths = {1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 100, 128, 129, 256};
+    for (int d : widths) {
+      for (boolean adversarial : new boolean[] {false, true}) {
+        float[] w = TestInputs.uniformFloats(random, classes * d);
+        float[] s = TestInputs.uniformFloats(random, classes * d);
+        for (int i = 0; i < s.length; i++) {
+          s[i] = Math.abs(s[i]);
+        }
+        int count = 12;
+        float[] g = TestInputs.atOffset(TestInputs.uniformFloats(random, count * d), 2);
+        if (adversarial) {
+          TestInputs.sprinkle(random, w);
+          TestInputs.sprinkle(random, s);
+          TestInputs.sprinkle(random, g);
+        }
+        int[] rows = random.ints(count + 1, 0, classes).toArray();
+        rows[count] = rows[1]; // a repeat even where the draw has none
+        float[] fresh = new float[count + 1];
+        float[] keep = new float[count + 1];
+        for (int i = 0; i < fresh.length; i++) {
+          fresh[i] = i % 4 == 0 ? 1 : 0.1f;
+          keep[i] = i % 4 == 0 ? 0 : (float) Math.pow(0.9, 1 + random.nextInt(80));
+        }
+        float precision = adversarial ? 0 : 1e-3f;
+        ops.rowStep(w, s, classes, d, rows, 1, count, g, 2, fresh, keep, 1, 0.05f, 30f, precision);
+        g = TestInputs.atOffset(TestInputs.uniformFloats(random, count * d), 1);
+        ops.rowStep(w, null, classes, d, rows, 1, count, g, 1, null, null, 0, 0.5f, 1f, precision);
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("checked")
   void gatherAndScatterOverRowSubsets(Kernels k) {

@@ -147,6 +147,69 @@ public class ScalarVectorOps extends VectorOps {
   }
 
   @Override
+  protected void rowStepKernel(
+      float[] w,
+      float[] s,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision) {
+    for (int i = 0; i < count; i++) {
+      stepElements(
+          w,
+          s,
+          rows[rowsOff + i] * d,
+          g,
+          gOff + i * d,
+          0,
+          d,
+          s == null ? 0 : fresh[weightsOff + i],
+          s == null ? 0 : keep[weightsOff + i],
+          rate,
+          scale,
+          precision);
+    }
+  }
+
+  /**
+   * Elements [from, to) of one row's {@link #rowStepKernel} step: the row at w[wOff] (and s[wOff]),
+   * its gradient at g[gOff].
+   */
+  protected static void stepElements(
+      float[] w,
+      float[] s,
+      int wOff,
+      float[] g,
+      int gOff,
+      int from,
+      int to,
+      float fresh,
+      float keep,
+      float rate,
+      float scale,
+      float precision) {
+    for (int j = from; j < to; j++) {
+      float gj = g[gOff + j] * scale - precision * w[wOff + j];
+      g[gOff + j] = 0;
+      if (s == null) {
+        w[wOff + j] += rate * gj;
+      } else {
+        float sj = fresh * gj * gj + keep * s[wOff + j];
+        s[wOff + j] = sj;
+        w[wOff + j] += rate * gj / (1 + (float) Math.sqrt(sj));
+      }
+    }
+  }
+
+  @Override
   protected double logSumExpKernel(int n, double[] v, int vOff) {
     double max = maxKernel(n, v, vOff);
     if (Double.isInfinite(max) || Double.isNaN(max)) {

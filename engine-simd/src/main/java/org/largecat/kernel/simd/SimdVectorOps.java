@@ -211,6 +211,45 @@ final class SimdVectorOps extends ScalarVectorOps {
   }
 
   @Override
+  protected void rowStepKernel(
+      float[] w,
+      float[] s,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision) {
+    FloatVector zero = FloatVector.zero(F);
+    int vectorEnd = F.loopBound(d);
+    for (int i = 0; i < count; i++) {
+      int row = rows[rowsOff + i] * d;
+      int grad = gOff + i * d;
+      float f = s == null ? 0 : fresh[weightsOff + i];
+      float k = s == null ? 0 : keep[weightsOff + i];
+      for (int j = 0; j < vectorEnd; j += F.length()) {
+        FloatVector wv = FloatVector.fromArray(F, w, row + j);
+        FloatVector gv = FloatVector.fromArray(F, g, grad + j).mul(scale).sub(wv.mul(precision));
+        zero.intoArray(g, grad + j);
+        if (s == null) {
+          wv.add(gv.mul(rate)).intoArray(w, row + j);
+        } else {
+          FloatVector sv = gv.mul(f).mul(gv).add(FloatVector.fromArray(F, s, row + j).mul(k));
+          sv.intoArray(s, row + j);
+          wv.add(gv.mul(rate).div(sv.lanewise(VectorOperators.SQRT).add(1f))).intoArray(w, row + j);
+        }
+      }
+      stepElements(w, s, row, g, grad, vectorEnd, d, f, k, rate, scale, precision);
+    }
+  }
+
+  @Override
   protected void scatterAxpySparseKernel(
       float[] w,
       int d,

@@ -13,8 +13,9 @@ import org.largecat.kernel.scalar.ScalarVectorOps;
 /**
  * Vector kernels in C (liblargecat, kernels/vector_ops.c): the float dot product and axpy,
  * gather-dot and scatter-axpy with dense and sparse x, gather-axpy, the maximum, the sum of exp
- * over doubles and over floats, log-sum-exp, the float exponential and the float softmax; the other
- * kernels are the scalar reference's. Arrays are passed in place with their offsets.
+ * over doubles and over floats, log-sum-exp, the float exponential, the float softmax and the step
+ * of a set of rows; the other kernels are the scalar reference's. Arrays are passed in place with
+ * their offsets.
  */
 final class NativeVectorOps extends ScalarVectorOps {
   private static final MethodHandle DOT_FLOAT =
@@ -49,6 +50,24 @@ final class NativeVectorOps extends ScalarVectorOps {
           FunctionDescriptor.ofVoid(
               ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
               JAVA_INT));
+  private static final MethodHandle ROW_STEP =
+      NativeLibrary.kernel(
+          "row_step",
+          FunctionDescriptor.ofVoid(
+              ADDRESS,
+              ADDRESS,
+              JAVA_INT,
+              ADDRESS,
+              JAVA_INT,
+              JAVA_INT,
+              ADDRESS,
+              JAVA_INT,
+              ADDRESS,
+              ADDRESS,
+              JAVA_INT,
+              JAVA_FLOAT,
+              JAVA_FLOAT,
+              JAVA_FLOAT));
   private static final MethodHandle SCATTER_AXPY_SPARSE =
       NativeLibrary.kernel(
           "scatter_axpy_sparse",
@@ -203,6 +222,48 @@ final class NativeVectorOps extends ScalarVectorOps {
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }
+  }
+
+  @Override
+  protected void rowStepKernel(
+      float[] w,
+      float[] s,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
+      float[] g,
+      int gOff,
+      float[] fresh,
+      float[] keep,
+      int weightsOff,
+      float rate,
+      float scale,
+      float precision) {
+    try {
+      ROW_STEP.invokeExact(
+          MemorySegment.ofArray(w),
+          orNull(s),
+          d,
+          MemorySegment.ofArray(rows),
+          rowsOff,
+          count,
+          MemorySegment.ofArray(g),
+          gOff,
+          orNull(fresh),
+          orNull(keep),
+          weightsOff,
+          rate,
+          scale,
+          precision);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  /** An optional array argument: C's NULL when absent. */
+  private static MemorySegment orNull(float[] a) {
+    return a == null ? MemorySegment.NULL : MemorySegment.ofArray(a);
   }
 
   @Override
