@@ -10,7 +10,7 @@ import org.largecat.model.FactorizedModel;
  * The input embedding rows a factorized mini-batch touches, for both factorized trainers: in phase
  * one each batch position's h_i = Σ_j x_nj v_j and x_n's nonzeros; between the phases the (feature,
  * position) pairs bucketed by feature; in phase two each touched row's gradient Σ_n x_nj ∂L/∂h_n by
- * a gather-axpy, applied with the row's step.
+ * a gather-axpy, applied with the row's step, a block of rows at a time.
  */
 final class BatchInputRows {
   private final Features x;
@@ -93,21 +93,16 @@ final class BatchInputRows {
   }
 
   /**
-   * Phase two for touched rows [from, to) at {@code iteration}, {@link RowUpdate#GROUP} at a time:
-   * the group's rows are loaded, their gradients summed into {@code gradient}, and each applied
-   * with {@code row} and {@code rowSquares} as scratch (each GROUP·r long, the caller's thread's
-   * own).
+   * Phase two for touched rows [from, to) at {@code iteration}, {@link RowUpdate#BLOCK} at a time:
+   * each block's gradients summed into {@code gradient} and their step weights set in {@code fresh}
+   * and {@code keep} (the caller's thread's own, BLOCK·r and BLOCK long), then the block stepped in
+   * one call.
    */
-  void update(int from, int to, int iteration, float[] gradient, float[] row, float[] rowSquares) {
-    float[] v = model.inputs();
-    for (int group = from; group < to; group += RowUpdate.GROUP) {
-      int count = Math.min(RowUpdate.GROUP, to - group);
+  void update(int from, int to, int iteration, float[] gradient, float[] fresh, float[] keep) {
+    for (int block = from; block < to; block += RowUpdate.BLOCK) {
+      int count = Math.min(RowUpdate.BLOCK, to - block);
       for (int q = 0; q < count; q++) {
-        int j = buckets.touched[group + q];
-        rowUpdate.load(v, squares, j * rank, rank, row, rowSquares, q * rank);
-      }
-      for (int q = 0; q < count; q++) {
-        int t = group + q;
+        int t = block + q;
         ops.gatherAxpy(
             embeddingGradients,
             batch,
@@ -120,14 +115,21 @@ final class BatchInputRows {
             gradient,
             q * rank);
         int j = buckets.touched[t];
-        int previous = last[j];
+        rowUpdate.weigh(last[j], fresh, keep, q);
         last[j] = iteration;
-        rowUpdate.step(gradient, row, rowSquares, q * rank, rank, previous);
       }
-      for (int q = 0; q < count; q++) {
-        int j = buckets.touched[group + q];
-        rowUpdate.store(v, squares, j * rank, rank, row, rowSquares, q * rank);
-      }
+      rowUpdate.step(
+          ops,
+          model.inputs(),
+          squares,
+          rank,
+          buckets.touched,
+          block,
+          count,
+          gradient,
+          0,
+          fresh,
+          keep);
     }
   }
 }

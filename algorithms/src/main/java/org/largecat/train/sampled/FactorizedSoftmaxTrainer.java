@@ -3,6 +3,7 @@ package org.largecat.train.sampled;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import org.largecat.MemoryBudget;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
@@ -52,6 +53,9 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
   /** |B| ones, for the biases' gradient as a gemv. */
   private final float[] ones;
 
+  /** 0, 1, …, K − 1: the output rows phase two steps, every one each iteration. */
+  private final int[] everyClass;
+
   private final BatchInputRows inputRows;
 
   private final float[] squaresOutputs;
@@ -92,6 +96,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
         new float[MemoryBudget.arrayLength("the batch's scores, |B| × K", 4, batch, classes)];
     ones = new float[batch];
     Arrays.fill(ones, 1f);
+    everyClass = IntStream.range(0, classes).toArray();
 
     rowUpdate = new RowUpdate(options, data.rows());
     boolean adaptive = rowUpdate.adaptive();
@@ -147,11 +152,11 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     private final float[] outputGradients;
     private final float[] biasGradients;
 
-    /** A group of rows' gradients, and copies of their weights and s. */
-    private final float[] gradient = new float[RowUpdate.GROUP * rank];
+    /** A block of input rows' gradients, and a block of rows' step weights. */
+    private final float[] gradient = new float[RowUpdate.BLOCK * rank];
 
-    private final float[] row = new float[RowUpdate.GROUP * rank];
-    private final float[] squares = new float[RowUpdate.GROUP * rank];
+    private final float[] fresh = new float[RowUpdate.BLOCK];
+    private final float[] keep = new float[RowUpdate.BLOCK];
     double logLikelihood;
 
     Worker(int thread, int threads) {
@@ -208,7 +213,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       int touched = inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
-      inputRows.update(lo, hi, iteration, gradient, row, squares);
+      inputRows.update(lo, hi, iteration, gradient, fresh, keep);
     }
 
     /** −Cᵀ H for the thread's classes by one gemm, their biases' gradient −Cᵀ 1 by a gemv. */
@@ -252,11 +257,24 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       // Every class has a gradient every iteration: its last update was the previous iteration.
       int last = iteration - 1;
       for (int j = 0; j < count; j++) {
-        int k = firstClass + j;
-        rowUpdate.bias(model.biases(), squaresBiases, k, biasGradients[j], last);
-        System.arraycopy(outputGradients, j * rank, gradient, 0, rank);
-        rowUpdate.row(
-            model.outputs(), squaresOutputs, k * rank, rank, last, gradient, row, squares);
+        rowUpdate.bias(model.biases(), squaresBiases, firstClass + j, biasGradients[j], last);
+      }
+      for (int q = 0; q < RowUpdate.BLOCK; q++) {
+        rowUpdate.weigh(last, fresh, keep, q);
+      }
+      for (int block = 0; block < count; block += RowUpdate.BLOCK) {
+        rowUpdate.step(
+            ops,
+            model.outputs(),
+            squaresOutputs,
+            rank,
+            everyClass,
+            firstClass + block,
+            Math.min(RowUpdate.BLOCK, count - block),
+            outputGradients,
+            block * rank,
+            fresh,
+            keep);
       }
     }
   }

@@ -243,11 +243,11 @@ public final class FactorizedTrainer implements Trainer {
     private final float[] sharedGradient;
     private final double[] sharedCoefSum;
 
-    /** Phase two: a group of rows' gradients, and copies of their weights and s. */
-    private final float[] gradient = new float[RowUpdate.GROUP * rank];
+    /** Phase two: a block of rows' gradients and their step weights. */
+    private final float[] gradient = new float[RowUpdate.BLOCK * rank];
 
-    private final float[] row = new float[RowUpdate.GROUP * rank];
-    private final float[] squares = new float[RowUpdate.GROUP * rank];
+    private final float[] fresh = new float[RowUpdate.BLOCK];
+    private final float[] keep = new float[RowUpdate.BLOCK];
     double boundSum;
 
     Worker(int thread, int chunk) {
@@ -413,24 +413,19 @@ public final class FactorizedTrainer implements Trainer {
       int touched = classRows + inputRows.touched();
       int lo = (int) ((long) touched * thread / workers.length);
       int hi = (int) ((long) touched * (thread + 1) / workers.length);
-      for (int group = lo; group < Math.min(hi, classRows); group += RowUpdate.GROUP) {
-        updateClasses(group, Math.min(group + RowUpdate.GROUP, Math.min(hi, classRows)));
+      for (int block = lo; block < Math.min(hi, classRows); block += RowUpdate.BLOCK) {
+        updateClasses(block, Math.min(block + RowUpdate.BLOCK, Math.min(hi, classRows)));
       }
       inputRows.update(
-          Math.max(lo, classRows) - classRows, hi - classRows, iteration, gradient, row, squares);
+          Math.max(lo, classRows) - classRows, hi - classRows, iteration, gradient, fresh, keep);
     }
 
     /**
-     * Output rows and biases of touched classes [from, to), loaded together: Σ c h_n, and the
-     * gemms' rows for shared classes.
+     * Output rows and biases of touched classes [from, to), a block stepped in one call: Σ c h_n,
+     * and the gemms' rows for shared classes.
      */
     private void updateClasses(int from, int to) {
       Buckets c = classBuckets;
-      float[] u = model.outputs();
-      for (int t = from; t < to; t++) {
-        rowUpdate.load(
-            u, squaresOutputs, c.touched[t] * rank, rank, row, squares, (t - from) * rank);
-      }
       for (int t = from; t < to; t++) {
         int k = c.touched[t];
         int at = (t - from) * rank;
@@ -463,12 +458,20 @@ public final class FactorizedTrainer implements Trainer {
         int last = classLast[k];
         classLast[k] = iteration;
         rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
-        rowUpdate.step(gradient, row, squares, at, rank, last);
+        rowUpdate.weigh(last, fresh, keep, t - from);
       }
-      for (int t = from; t < to; t++) {
-        rowUpdate.store(
-            u, squaresOutputs, c.touched[t] * rank, rank, row, squares, (t - from) * rank);
-      }
+      rowUpdate.step(
+          ops,
+          model.outputs(),
+          squaresOutputs,
+          rank,
+          c.touched,
+          from,
+          to - from,
+          gradient,
+          0,
+          fresh,
+          keep);
     }
   }
 

@@ -1,19 +1,25 @@
 package org.largecat.train.sampled;
 
+import org.largecat.kernel.VectorOps;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.TrainingOptions;
 
 /**
- * One iteration's step of the sampled trainers applied to a row of weights, or a bias, given its
- * summed batch gradient: plain SGD, or the adaptive step, whose s is decayed lazily for the
- * iterations in which the row had no gradient, which gives exactly the dense schedule; with a
- * Gaussian prior (MAP) the prior's gradient −w/σ² (on the objective's scale) is added when the row
- * is updated. {@link #prepare} sets the iteration's rate, gradient scale and prior precision before
- * the update phase; the threads then only read them.
+ * One iteration's step of the sampled trainers applied to rows of weights (the {@link
+ * VectorOps#rowStep} kernel), a coordinate or a bias, given its summed batch gradient: plain SGD,
+ * or the adaptive step, whose s is decayed lazily for the iterations in which the row had no
+ * gradient, which gives exactly the dense schedule; with a Gaussian prior (MAP) the prior's
+ * gradient −w/σ² (on the objective's scale) is added when the row is updated. {@link #prepare} sets
+ * the iteration's rate, gradient scale and prior precision before the update phase; the threads
+ * then only read them.
  */
 final class RowUpdate {
-  /** Random rows a thread's phase two loads together, so that their cache misses overlap. */
-  static final int GROUP = 4;
+  /**
+   * Rows a thread's phase two steps in one kernel call: enough for the native kernel to request
+   * rows well ahead of the one it steps, few enough that their gradients stay in the first-level
+   * cache at the model widths.
+   */
+  static final int BLOCK = 32;
 
   private final TrainingOptions options;
   private final int rows;
@@ -64,71 +70,47 @@ final class RowUpdate {
   }
 
   /**
-   * Applies the gradient g[0, length) to table[base, base + length), last updated at iteration
-   * {@code last}, with its s in tableSquares (null for SGD), and clears g: {@link #load}, {@link
-   * #step} and {@link #store} of one row.
+   * Sets fresh[at] and keep[at], the weights of the new squared gradient and of the old s in the
+   * step of a row last updated at iteration {@code last}.
    */
-  void row(
+  void weigh(int last, float[] fresh, float[] keep, int at) {
+    fresh[at] = (float) freshWeight(last);
+    keep[at] = (float) keptWeight(last);
+  }
+
+  /**
+   * Steps rows[rowsOff, rowsOff + count) of {@code table}, rows of width d with their s in
+   * tableSquares (null for SGD), by their summed gradients g[gOff + i·d, + d), which it clears, and
+   * the weights {@link #weigh} set in fresh and keep from 0: one {@link VectorOps#rowStep} call.
+   */
+  void step(
+      VectorOps ops,
       float[] table,
       float[] tableSquares,
-      int base,
-      int length,
-      int last,
+      int d,
+      int[] rows,
+      int rowsOff,
+      int count,
       float[] g,
-      float[] w,
-      float[] s) {
-    load(table, tableSquares, base, length, w, s, 0);
-    step(g, w, s, 0, length, last);
-    store(table, tableSquares, base, length, w, s, 0);
-  }
-
-  /**
-   * Copies table[base, base + length) into w[at, at + length) and its s from tableSquares (null for
-   * SGD) into s. A caller that loads a group of random rows before stepping any of them has their
-   * cache misses overlap, where one row at a time waits for each in turn.
-   */
-  void load(
-      float[] table, float[] tableSquares, int base, int length, float[] w, float[] s, int at) {
-    System.arraycopy(table, base, w, at, length);
-    if (tableSquares != null) {
-      System.arraycopy(tableSquares, base, s, at, length);
-    }
-  }
-
-  /** Copies a row and its s back from where {@link #load} put them. */
-  void store(
-      float[] table, float[] tableSquares, int base, int length, float[] w, float[] s, int at) {
-    System.arraycopy(w, at, table, base, length);
-    if (tableSquares != null) {
-      System.arraycopy(s, at, tableSquares, base, length);
-    }
-  }
-
-  /**
-   * Applies the gradient g[at, at + length) to the loaded row w[at, at + length) with its s, last
-   * updated at iteration {@code last}, and clears g. The loops are flat float loops over arrays
-   * that share one index, which is what the compiler needs to vectorise them (it cannot rule out
-   * that g and the table, with different offsets, are one array), hence the copies of {@link
-   * #load}.
-   */
-  void step(float[] g, float[] w, float[] s, int at, int length, int last) {
-    int end = at + length;
-    if (!adaptive) {
-      for (int j = at; j < end; j++) {
-        w[j] += rate * (g[j] * scale - precision * w[j]);
-        g[j] = 0;
-      }
-      return;
-    }
-    float fresh = (float) freshWeight(last);
-    float keep = (float) keptWeight(last);
-    for (int j = at; j < end; j++) {
-      float gj = g[j] * scale - precision * w[j];
-      g[j] = 0;
-      float sj = fresh * gj * gj + keep * s[j];
-      s[j] = sj;
-      w[j] += rate * gj / (1 + (float) Math.sqrt(sj));
-    }
+      int gOff,
+      float[] fresh,
+      float[] keep) {
+    ops.rowStep(
+        table,
+        tableSquares,
+        table.length / d,
+        d,
+        rows,
+        rowsOff,
+        count,
+        g,
+        gOff,
+        fresh,
+        keep,
+        0,
+        rate,
+        scale,
+        precision);
   }
 
   /**

@@ -163,7 +163,7 @@ public final class SampledTrainer implements Trainer {
     biasGradientBlocks = new double[fullDense ? threads : 0][CLASS_BLOCK];
     rowBuffers = new RowBuffers[threads];
     for (int r = 0; r < threads; r++) {
-      rowBuffers[r] = new RowBuffers(new float[columns], new float[columns], new float[columns]);
+      rowBuffers[r] = new RowBuffers(new float[columns], new int[1], new float[1], new float[1]);
     }
     workers = new ExampleWorker[threads];
     for (int r = 0; r < threads; r++) {
@@ -644,23 +644,29 @@ public final class SampledTrainer implements Trainer {
   }
 
   /**
-   * A thread's row of gradient, and the copies of a weight row and its s that phase two updates.
+   * A thread's row of gradient, and the row's index and step weights for one {@link
+   * RowUpdate#step}.
    */
-  private record RowBuffers(float[] gradient, float[] weights, float[] squares) {}
+  private record RowBuffers(float[] gradient, int[] index, float[] fresh, float[] keep) {}
 
   /**
    * Applies the summed gradient of row k, last updated at iteration {@code last}, and clears it.
    */
   private void updateRow(int k, RowBuffers row, int last) {
-    rowUpdate.row(
+    row.index[0] = k;
+    rowUpdate.weigh(last, row.fresh, row.keep, 0);
+    rowUpdate.step(
+        kernels.vectorOps(),
         model.weights(),
         squares,
-        k * columns,
         columns,
-        last,
+        row.index,
+        0,
+        1,
         row.gradient,
-        row.weights,
-        row.squares);
+        0,
+        row.fresh,
+        row.keep);
   }
 
   /**
