@@ -24,8 +24,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * and with log-sum-exp and the scatter-axpy back (the whole step); scatter-axpy alone; gather-dot
  * against a sparse x of D = 5,000 with 50 nonzeros (text features); one float dot product of D =
  * 784; the sum of exp over 1,000 logits (double and float), the exp of 1,000 floats, the
- * log-sum-exp of the |S| logits, and the float softmax of a row of 100, 1,000 or 4,000 scores (the
- * sampled set sizes of the factorized step).
+ * log-sum-exp of the |S| logits, the float softmax of a row of 100, 1,000 or 4,000 scores (the
+ * sampled set sizes of the factorized step), and the row step of a batch's random rows of a large
+ * table.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -33,7 +34,12 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 1)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+    jvmArgsAppend = {
+      "--add-modules",
+      "jdk.incubator.vector",
+      "--enable-native-access=ALL-UNNAMED",
+      "-XX:+UseTransparentHugePages"
+    })
 @State(Scope.Thread)
 public class VectorOpsBenchmark {
   static final int CLASSES = 10_000;
@@ -124,6 +130,48 @@ public class VectorOpsBenchmark {
       coef = BenchData.gaussianFloats(SAMPLED + 1, 1e-3, random);
       h = new float[width];
       gradient = new float[width];
+    }
+  }
+
+  /**
+   * Phase two of the factorized step at K = D = 10⁵: a table of 10⁵ rows of the model width with
+   * their s, far larger than the caches, and batches of |B|·nnz = 5,000 random rows, a different
+   * batch each call (64 batches, so the rows are not the previous call's), each row's gradient and
+   * step weights.
+   */
+  @State(Scope.Thread)
+  public static class RowTable {
+    static final int ROWS = 100_000;
+    static final int BATCH_ROWS = 5_000;
+    static final int BLOCK = 32;
+    static final int BATCHES = 64;
+
+    @Param({"64", "128", "256"})
+    public int width;
+
+    float[] table;
+    float[] squares;
+    int[][] batches;
+    int next;
+    float[] gradient;
+    float[] fresh = new float[BLOCK];
+    float[] keep = new float[BLOCK];
+
+    @Setup
+    public void data() {
+      SplittableRandom random = new SplittableRandom(47);
+      table = BenchData.gaussianFloats(ROWS * width, 0.1, random);
+      squares = BenchData.gaussianFloats(ROWS * width, 1e-3, random);
+      for (int i = 0; i < squares.length; i++) {
+        squares[i] = Math.abs(squares[i]);
+      }
+      batches = new int[BATCHES][];
+      for (int b = 0; b < BATCHES; b++) {
+        batches[b] = random.ints(BATCH_ROWS, 0, ROWS).toArray();
+      }
+      gradient = new float[BLOCK * width];
+      Arrays.fill(fresh, 0.1f);
+      Arrays.fill(keep, 0.9f);
     }
   }
 
@@ -262,6 +310,35 @@ public class VectorOpsBenchmark {
   public void updateOutputRows(Embedding e, Blackhole bh) {
     ops.scatterAxpy(e.outputs, CLASSES, e.width, e.rows, 0, SAMPLED + 1, e.coef, 0, e.h, 0);
     bh.consume(e.outputs);
+  }
+
+  /**
+   * The adaptive step of a batch's 5,000 random rows of a 10⁵-row table, 32 rows a call as the
+   * trainers' phase two makes them (the gradients are zero after the first call, which leaves the
+   * work the same: the prior's pull keeps every element moving).
+   */
+  @Benchmark
+  public void rowStepRandomRows(RowTable t, Blackhole bh) {
+    int[] rows = t.batches[t.next++ % RowTable.BATCHES];
+    for (int b = 0; b < RowTable.BATCH_ROWS; b += RowTable.BLOCK) {
+      ops.rowStep(
+          t.table,
+          t.squares,
+          RowTable.ROWS,
+          t.width,
+          rows,
+          b,
+          Math.min(RowTable.BLOCK, RowTable.BATCH_ROWS - b),
+          t.gradient,
+          0,
+          t.fresh,
+          t.keep,
+          0,
+          0.02f,
+          1f,
+          1e-4f);
+    }
+    bh.consume(t.table);
   }
 
   @Benchmark
