@@ -15,6 +15,8 @@ import java.util.function.DoubleSupplier;
  * @param lastImprovement the relative improvement of the last whole epoch's watched value (its mean
  *     bound, or what the rule was told to watch) on the best epoch before, or NaN when the run had
  *     fewer than two whole epochs
+ * @param lastWatched the value the rule watched after the last epoch (its mean bound, or what the
+ *     rule was told to watch), or NaN for a run of fixed length, which watches nothing
  */
 public record TrainingRun(
     int iterations,
@@ -22,7 +24,8 @@ public record TrainingRun(
     double secondsPerEpoch,
     double lastEpochBound,
     Stop stoppedBecause,
-    double lastImprovement) {
+    double lastImprovement,
+    double lastWatched) {
 
   /** Why a run ended. */
   public enum Stop {
@@ -86,7 +89,7 @@ public record TrainingRun(
         lastReport = now;
       }
     }
-    return steps.result(Stop.ITERATIONS, Double.NaN);
+    return steps.result(Stop.ITERATIONS, Double.NaN, Double.NaN);
   }
 
   /**
@@ -108,26 +111,27 @@ public record TrainingRun(
       Trainer trainer, StoppingRule rule, DoubleSupplier heldOut, EpochProgress progress) {
     Steps steps = new Steps(trainer);
     StoppingRule.Watch watch = rule.watch();
+    double watched = Double.NaN;
     for (int epoch = 1; epoch <= rule.maxEpochs(); epoch++) {
       for (int i = 0; i < steps.perEpoch; i++) {
         steps.next();
       }
-      double watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
+      watched = heldOut == null ? steps.epochMean() : heldOut.getAsDouble();
       double improvement = watch.epoch(watched);
       double seconds = (System.nanoTime() - steps.start) * 1e-9;
       progress.epoch(epoch, watched, improvement, seconds);
       if (watch.converged()) {
         if (!watch.reduceStep()) {
-          return steps.result(Stop.CONVERGED, improvement);
+          return steps.result(Stop.CONVERGED, improvement, watched);
         }
         trainer.scaleStepSize(1 / StoppingRule.STEP_DIVISOR);
         progress.stepReduced(epoch, watch.reductions());
       }
       if (seconds >= rule.maxSeconds() && epoch < rule.maxEpochs()) {
-        return steps.result(Stop.MAX_SECONDS, improvement);
+        return steps.result(Stop.MAX_SECONDS, improvement, watched);
       }
     }
-    return steps.result(Stop.MAX_EPOCHS, watch.lastImprovement());
+    return steps.result(Stop.MAX_EPOCHS, watch.lastImprovement(), watched);
   }
 
   /** The iterations of one run: each objective checked, and its mean over the current epoch. */
@@ -169,10 +173,10 @@ public record TrainingRun(
       return sum / count;
     }
 
-    TrainingRun result(Stop stop, double improvement) {
+    TrainingRun result(Stop stop, double improvement, double watched) {
       double seconds = (System.nanoTime() - start) * 1e-9;
       return new TrainingRun(
-          done, seconds, seconds / done * perEpoch, epochMean(), stop, improvement);
+          done, seconds, seconds / done * perEpoch, epochMean(), stop, improvement, watched);
     }
   }
 }

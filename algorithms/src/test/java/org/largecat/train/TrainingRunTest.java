@@ -79,6 +79,7 @@ class TrainingRunTest {
     assertEquals(36, run.iterations());
     assertTrue(Double.isNaN(improvements.getFirst()));
     assertEquals(-3.599892, run.lastEpochBound());
+    assertEquals(-3.599892, run.lastWatched(), "the rule watched the bound");
     assertEquals(1e-5, run.lastImprovement(), 1e-9);
   }
 
@@ -96,6 +97,7 @@ class TrainingRunTest {
     assertEquals(TrainingRun.Stop.MAX_EPOCHS, capped.stoppedBecause());
     assertEquals(Boolean.FALSE, capped.converged());
     assertEquals(80, capped.iterations());
+    assertEquals(improving[19], capped.lastWatched());
     TrainingRun timed =
         TrainingRun.until(
             epochs(improving),
@@ -103,6 +105,7 @@ class TrainingRunTest {
             (epoch, bound, improvement, seconds) -> {});
     assertEquals(TrainingRun.Stop.MAX_SECONDS, timed.stoppedBecause());
     assertEquals(4, timed.iterations());
+    assertEquals(improving[0], timed.lastWatched());
   }
 
   @Test
@@ -121,6 +124,7 @@ class TrainingRunTest {
             (e, watched, improvement, seconds) -> assertEquals(heldOut[e - 1], watched));
     assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause());
     assertEquals(20, run.iterations(), "three epochs without held-out progress after the second");
+    assertEquals(-2, run.lastWatched(), "the held-out value after the fifth epoch, not the bound");
   }
 
   @Test
@@ -142,6 +146,7 @@ class TrainingRunTest {
     TrainingRun run = TrainingRun.run(divergingAt(100), 10, 1e9, (t, total, bound, seconds) -> {});
     assertEquals(TrainingRun.Stop.ITERATIONS, run.stoppedBecause());
     assertNull(run.converged());
+    assertTrue(Double.isNaN(run.lastWatched()), "a fixed run watches nothing");
   }
 
   @Test

@@ -20,6 +20,7 @@ import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
+import org.largecat.train.WatchedTrainingRows;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -343,6 +344,12 @@ final class SparkCommand {
           samplingOptions
               .apply(sizes.apply(TrainingOptions.defaults(method)))
               .withStepSize(stepOptions.schedule(method, rank != null, fixed));
+      StoppingOptions.Watched watched =
+          fixed
+              ? null
+              : WatchedTrainingRows.watchedFor(method)
+                  ? StoppingOptions.Watched.TRAINING_ROWS
+                  : StoppingOptions.Watched.TRAIN_BOUND;
       SparkJobs.Train done =
           SparkJobs.train(
               spark.run("largecat spark train"),
@@ -365,10 +372,7 @@ final class SparkCommand {
                           trainer,
                           stopping.rule(),
                           watchedRows,
-                          stopping.progress(
-                              "spark train",
-                              watchedRows == null ? "bound" : "training rows' log-likelihood",
-                              err)));
+                          stopping.progress("spark train", watched, err)));
       stopping.reportUnconverged("spark train", done.run(), err);
       if (modelFile != null) {
         ModelFile.write(done.model(), modelFile);
@@ -391,6 +395,9 @@ final class SparkCommand {
                     run.seconds(),
                     run.secondsPerEpoch(),
                     run.lastEpochBound(),
+                    watched == null ? null : watched.json(),
+                    done.watchedRows() == null ? null : run.lastWatched(),
+                    done.watchedRows(),
                     scores == null ? null : scores.meanLogLikelihood(),
                     scores == null ? null : scores.accuracy(),
                     scores == null ? null : scores.topKAccuracy())));

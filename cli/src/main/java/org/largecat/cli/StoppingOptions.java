@@ -11,6 +11,34 @@ import picocli.CommandLine.Option;
  * its progress lines and why a run stopped before converging.
  */
 final class StoppingOptions {
+  /**
+   * What the rule watches after each epoch: named so on the progress lines, and in {@code --json}'s
+   * {@code watched} by its lower-case name.
+   */
+  enum Watched {
+    /**
+     * The epoch's mean bound, reported as {@code train_bound}; the full-batch solver's objective.
+     */
+    TRAIN_BOUND("bound"),
+    /**
+     * The exact mean log-likelihood of a fixed sample of training rows ({@code
+     * WatchedTrainingRows}).
+     */
+    TRAINING_ROWS("training rows' log-likelihood"),
+    /** The mean log-likelihood of the rows {@code --validation-fraction} holds out. */
+    HELD_OUT_ROWS("held-out log-likelihood");
+
+    private final String progressName;
+
+    Watched(String progressName) {
+      this.progressName = progressName;
+    }
+
+    String json() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   @Option(
       names = "--tol",
       paramLabel = "X",
@@ -70,7 +98,7 @@ final class StoppingOptions {
   }
 
   /** Prints each epoch's {@code watched} value and each step reduction on {@code err}. */
-  TrainingRun.EpochProgress progress(String command, String watched, PrintStream err) {
+  TrainingRun.EpochProgress progress(String command, Watched watched, PrintStream err) {
     return new TrainingRun.EpochProgress() {
       @Override
       public void epoch(int epoch, double value, double improvement, double seconds) {
@@ -79,7 +107,7 @@ final class StoppingOptions {
             "%s: epoch %d, %s %.6g (%s), %.1f s%n",
             command,
             epoch,
-            watched,
+            watched.progressName,
             value,
             Double.isNaN(improvement)
                 ? "first epoch"

@@ -362,7 +362,8 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * What a run did, whichever trainer ran it: the model, the sizes used, iterations, passes over
-   * the data, why it stopped, and the objective it reports.
+   * the data, why it stopped, the objective it reports, and what the stopping rule watched (null:
+   * nothing) with, when it watched rows, their last mean log-likelihood and their number.
    */
   private record Fit(
       ScoreModel model,
@@ -375,7 +376,10 @@ final class TrainCommand implements Callable<Integer> {
       Boolean converged,
       double seconds,
       double secondsPerEpoch,
-      double bound) {}
+      double bound,
+      StoppingOptions.Watched watched,
+      Double watchedLoglik,
+      Integer watchedRows) {}
 
   @Override
   public Integer call() throws IOException {
@@ -458,6 +462,9 @@ final class TrainCommand implements Callable<Integer> {
             fit.seconds(),
             fit.secondsPerEpoch(),
             fit.bound(),
+            fit.watched() == null ? null : fit.watched().json(),
+            fit.watchedLoglik(),
+            fit.watchedRows(),
             scores == null ? null : scores.meanLogLikelihood(),
             scores == null ? null : scores.accuracy(),
             scores == null ? null : scores.topKAccuracy());
@@ -523,14 +530,18 @@ final class TrainCommand implements Callable<Integer> {
         options.batch(),
         options.sampled(),
         options.threads());
-    DoubleSupplier watched = null; // null: the rule watches the epoch-mean bound
-    String watchedName = "bound";
+    StoppingOptions.Watched watched = fixed ? null : StoppingOptions.Watched.TRAIN_BOUND;
+    DoubleSupplier rowsLikelihood = null; // null: the rule watches the epoch-mean bound
+    Integer watchedRows = null;
     if (!fixed && validation != null) {
-      watched = heldOutLikelihood(model, validation, kernels, options.threads());
-      watchedName = "held-out log-likelihood";
+      watched = StoppingOptions.Watched.HELD_OUT_ROWS;
+      rowsLikelihood = heldOutLikelihood(model, validation, kernels, options.threads());
+      watchedRows = validation.rows();
     } else if (!fixed && WatchedTrainingRows.watchedFor(method)) {
-      watched = watchedTrainingRows(model, train, options, kernels, err);
-      watchedName = "training rows' log-likelihood";
+      WatchedTrainingRows rows = watchedTrainingRows(model, train, options, kernels, err);
+      watched = StoppingOptions.Watched.TRAINING_ROWS;
+      rowsLikelihood = rows;
+      watchedRows = rows.rows();
     }
     TrainingRun run;
     int perEpoch;
@@ -552,7 +563,7 @@ final class TrainCommand implements Callable<Integer> {
                           "train: iteration %d/%d (epoch %.2f), bound %.6g, %.1f it/s%n",
                           t, total, t / (double) perEpoch, bound, t / seconds))
               : TrainingRun.until(
-                  trainer, rule, watched, stopping.progress("train", watchedName, err));
+                  trainer, rule, rowsLikelihood, stopping.progress("train", watched, err));
     } catch (TrainingDivergedException e) {
       throw diverged(e, options.stepSize());
     }
@@ -568,7 +579,10 @@ final class TrainCommand implements Callable<Integer> {
         run.converged(),
         run.seconds(),
         run.secondsPerEpoch(),
-        run.lastEpochBound());
+        run.lastEpochBound(),
+        watched,
+        watchedRows == null ? null : run.lastWatched(),
+        watchedRows);
   }
 
   /** The mean log-likelihood of the held-out slice, as the stopping rule watches it. */
@@ -578,7 +592,7 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   /** The training rows the stopping rule watches when no slice is held out, said on {@code err}. */
-  private static DoubleSupplier watchedTrainingRows(
+  private static WatchedTrainingRows watchedTrainingRows(
       ScoreModel model, Dataset train, TrainingOptions options, Kernels kernels, PrintStream err) {
     WatchedTrainingRows watched = new WatchedTrainingRows(model, train, options, kernels);
     err.printf(
@@ -714,7 +728,10 @@ final class TrainCommand implements Callable<Integer> {
         run.converged(),
         run.seconds(),
         run.seconds() / run.passes(),
-        run.objective());
+        run.objective(),
+        StoppingOptions.Watched.TRAIN_BOUND,
+        null,
+        null);
   }
 
   /** How a full-batch run ended, and what to do when it did not converge. */

@@ -4,6 +4,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** One in-process run of the largecat command: its exit status and what it printed. */
 record CommandRun(int status, String out, String err) {
@@ -25,5 +28,19 @@ record CommandRun(int status, String out, String err) {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new CommandRun(
         status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Whether the last epoch line the stopping rule printed on standard error gave {@code value} for
+   * {@code watched} (e.g. "training rows' log-likelihood"), as it prints it.
+   */
+  boolean lastEpochPrinted(String watched, double value) {
+    Matcher line =
+        Pattern.compile(": epoch \\d+, " + Pattern.quote(watched) + " (\\S+) \\(").matcher(err);
+    String last = null;
+    while (line.find()) {
+      last = line.group(1);
+    }
+    return String.format(Locale.ROOT, "%.6g", value).equals(last);
   }
 }

@@ -127,7 +127,32 @@ class JsonOutputTest {
     assertEquals("iterations", string(train, "stopped_because"));
     assertTrue(train.get("converged").isJsonNull(), train.toString());
     number(train, "epochs");
-    assertEquals(14, train.size(), train.toString());
+    for (String key : new String[] {"watched", "watched_loglik", "watched_rows"}) {
+      isNull(train, key);
+    }
+    assertEquals(17, train.size(), train.toString());
+
+    JsonObject ruled =
+        json(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ove",
+            "--max-epochs",
+            "1",
+            "--threads",
+            "1",
+            "--json");
+    assertEquals("training_rows", string(ruled, "watched"));
+    assertTrue(number(ruled, "watched_loglik") < 0, ruled.toString());
+    assertEquals(600, number(ruled, "watched_rows"));
+
+    JsonObject fullBatch =
+        json("train", "--train", file("train.txt"), "--method", "exact-softmax", "--json");
+    assertEquals("train_bound", string(fullBatch, "watched"));
+    isNull(fullBatch, "watched_loglik");
+    isNull(fullBatch, "watched_rows");
 
     JsonObject withoutTest =
         json(

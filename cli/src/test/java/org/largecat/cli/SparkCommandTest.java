@@ -127,6 +127,7 @@ class SparkCommandTest {
     assertEquals(0, single.status(), single.err());
     assertEquals(0, spark.status(), spark.err());
     assertEquals(single.out(), spark.out());
+    assertTrue(trained.out().contains("(2.00 epochs)"), trained.out());
     assertTrue(trained.out().contains("test: " + single.out()), trained.out());
   }
 
@@ -134,6 +135,7 @@ class SparkCommandTest {
   void sparkTrainRunsUnderTheStoppingRuleAndSaysWhyItStopped() throws Exception {
     synthCb();
     String train = dir.resolve("train.txt").toString();
+    String model = dir.resolve("m.bin").toString();
     CommandRun ruled =
         CommandRun.of(
             "spark",
@@ -152,17 +154,39 @@ class SparkCommandTest {
             "2",
             "--tol",
             "1e-12",
+            "--model",
+            model,
             "--master",
             "local[2]",
             "--partitions",
-            "2");
+            "2",
+            "--json");
     assertEquals(0, ruled.status(), ruled.err());
     assertTrue(
         ruled.err().contains("spark train: epoch 2, training rows' log-likelihood "), ruled.err());
     assertTrue(
         ruled.err().contains("spark train: stopped at --max-epochs 2 before converging"),
         ruled.err());
-    assertTrue(ruled.out().contains("(2.00 epochs)"), ruled.out());
+    JsonObject summary = JsonParser.parseString(ruled.out()).getAsJsonObject();
+    assertEquals(2.0, summary.get("epochs").getAsDouble(), ruled.out());
+    assertEquals("training_rows", summary.get("watched").getAsString(), ruled.out());
+    int rows = summary.get("watched_rows").getAsInt();
+    assertEquals(
+        Files.readAllLines(Path.of(train)).size() - 1,
+        rows,
+        "fewer rows than WatchedTrainingRows.MIN_ROWS: all are watched");
+    double watched = summary.get("watched_loglik").getAsDouble();
+    assertTrue(
+        ruled.lastEpochPrinted("training rows' log-likelihood", watched),
+        watched + " is not the last epoch's: " + ruled.err());
+    // The same rows on one machine: the same terms, summed in another order, each order's sum of
+    // these negative terms within (rows − 1)u of its own magnitude.
+    CommandRun single = CommandRun.of("evaluate", "--model", model, "--test", train, "--json");
+    assertEquals(0, single.status(), single.err());
+    assertEquals(
+        JsonParser.parseString(single.out()).getAsJsonObject().get("test_loglik").getAsDouble(),
+        watched,
+        2 * rows * Math.ulp(watched));
     CommandRun both =
         CommandRun.of(
             "spark",
@@ -212,8 +236,11 @@ class SparkCommandTest {
       args.addAll(List.of(options));
       CommandRun run = CommandRun.of(args.toArray(String[]::new));
       assertEquals(0, run.status(), run.err());
-      bounds.add(
-          JsonParser.parseString(run.out()).getAsJsonObject().get("train_bound").getAsDouble());
+      JsonObject summary = JsonParser.parseString(run.out()).getAsJsonObject();
+      bounds.add(summary.get("train_bound").getAsDouble());
+      for (String field : new String[] {"watched", "watched_loglik", "watched_rows"}) {
+        assertTrue(summary.get(field).isJsonNull(), "--epochs watches nothing: " + run.out());
+      }
     }
     assertEquals(3, new java.util.HashSet<>(bounds).size(), bounds.toString());
     CommandRun refused =

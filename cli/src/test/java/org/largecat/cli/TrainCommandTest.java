@@ -101,6 +101,9 @@ class TrainCommandTest {
         }) {
       assertTrue(summary.has(field), field + " missing: " + train.out());
     }
+    for (String field : new String[] {"watched", "watched_loglik", "watched_rows"}) {
+      assertTrue(summary.get(field).isJsonNull(), "--epochs watches nothing: " + train.out());
+    }
     CommandRun evaluate =
         largecat("evaluate", "--model", file("m.bin"), "--test", file("test.txt"), "--json");
     assertEquals(0, evaluate.status(), evaluate.err());
@@ -199,6 +202,8 @@ class TrainCommandTest {
             "1",
             "--tol",
             "1e-3",
+            "--model",
+            file("ove.bin"),
             "--json");
     assertEquals(0, converged.status(), converged.err());
     JsonObject summary = SnakeCaseJson.parseObject(converged.out().strip());
@@ -215,6 +220,21 @@ class TrainCommandTest {
     assertTrue(
         converged.err().contains("train: epoch 2, training rows' log-likelihood "),
         converged.err());
+    assertEquals("training_rows", summary.get("watched").getAsString());
+    assertEquals(4000, summary.get("watched_rows").getAsInt());
+    double watched = summary.get("watched_loglik").getAsDouble();
+    assertTrue(
+        converged.lastEpochPrinted("training rows' log-likelihood", watched),
+        watched + " is not the last epoch's: " + converged.err());
+    // All 4,000 rows are watched: evaluate on the training set is the same sum, in the same order.
+    CommandRun evaluate =
+        largecat("evaluate", "--model", file("ove.bin"), "--test", file("train.txt"), "--json");
+    assertEquals(0, evaluate.status(), evaluate.err());
+    assertEquals(
+        SnakeCaseJson.parseObject(evaluate.out()).get("test_loglik").getAsDouble(),
+        watched,
+        0,
+        evaluate.out());
 
     CommandRun capped =
         largecat(
@@ -255,9 +275,35 @@ class TrainCommandTest {
     assertEquals(0, held.status(), held.err());
     assertTrue(held.err().contains("train: 800 examples held out"), held.err());
     assertTrue(held.err().contains("train: epoch 2, held-out log-likelihood "), held.err());
-    assertEquals(
-        "converged",
-        SnakeCaseJson.parseObject(held.out().strip()).get("stopped_because").getAsString());
+    JsonObject heldSummary = SnakeCaseJson.parseObject(held.out().strip());
+    assertEquals("converged", heldSummary.get("stopped_because").getAsString());
+    assertEquals("held_out_rows", heldSummary.get("watched").getAsString());
+    assertEquals(800, heldSummary.get("watched_rows").getAsInt());
+    assertTrue(
+        held.lastEpochPrinted(
+            "held-out log-likelihood", heldSummary.get("watched_loglik").getAsDouble()),
+        held.out() + held.err());
+
+    CommandRun bound =
+        largecat(
+            "train",
+            "--train",
+            file("train.txt"),
+            "--method",
+            "ar-probit",
+            "--threads",
+            "1",
+            "--max-epochs",
+            "2",
+            "--json");
+    assertEquals(0, bound.status(), bound.err());
+    JsonObject boundSummary = SnakeCaseJson.parseObject(bound.out().strip());
+    assertEquals("train_bound", boundSummary.get("watched").getAsString());
+    assertTrue(
+        bound.lastEpochPrinted("bound", boundSummary.get("train_bound").getAsDouble()),
+        bound.out() + bound.err());
+    assertTrue(boundSummary.get("watched_loglik").isJsonNull(), bound.out());
+    assertTrue(boundSummary.get("watched_rows").isJsonNull(), bound.out());
 
     CommandRun both =
         largecat(

@@ -50,9 +50,16 @@ public final class SparkJobs {
       double fitSeconds,
       CbEvaluation.Scores scores) {}
 
-  /** A run of a sampled trainer: the trained model, the run, and its test scores (or null). */
+  /**
+   * A run of a sampled trainer: the trained model, the run, the training rows the stopping rule
+   * watched (null when it watched the bound or nothing), and its test scores (or null).
+   */
   public record Train(
-      ScoreModel model, TrainingRun run, int iterationsPerEpoch, Evaluation.Result test) {}
+      ScoreModel model,
+      TrainingRun run,
+      int iterationsPerEpoch,
+      Integer watchedRows,
+      Evaluation.Result test) {}
 
   /** {@code model}'s test log-likelihood, accuracy and top-5 on {@code test}. */
   public static Evaluation.Result evaluate(SparkRun run, ScoreModel model, InputSpec test)
@@ -176,6 +183,7 @@ public final class SparkJobs {
           }
           TrainingRun done;
           int perEpoch;
+          Integer watchedCount = null;
           try (DistributedTrainer trainer =
               new DistributedTrainer(
                   data.frame(),
@@ -196,6 +204,9 @@ public final class SparkJobs {
                               DistributedEvaluation.evaluate(
                                       watched, LabeledFrame.LABEL, LabeledFrame.FEATURES, model, 1)
                                   .meanLogLikelihood());
+              if (watched != null && done.stoppedBecause() != TrainingRun.Stop.ITERATIONS) {
+                watchedCount = (int) watched.count(); // the cached sample the rule evaluated
+              }
             } finally {
               if (watched != null) {
                 watched.unpersist();
@@ -211,7 +222,7 @@ public final class SparkJobs {
                       LabeledFrame.FEATURES,
                       model,
                       TOP_K);
-          return new Train(model, done, perEpoch, scores);
+          return new Train(model, done, perEpoch, watchedCount, scores);
         });
   }
 
