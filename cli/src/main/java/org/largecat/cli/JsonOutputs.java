@@ -15,12 +15,13 @@ final class JsonOutputs {
 
   /**
    * {@code train} and {@code spark train}: batch and sampled are the sizes used (1 and 1 for the
-   * one-pair methods, N and K − 1 for exact-softmax); for exact-softmax iterations are L-BFGS
-   * iterations, epochs the passes over the data and trainBound the objective of the saved model.
-   * watched is what the stopping rule watched ({@link StoppingOptions.Watched}), null for a run of
-   * fixed length; when it watched rows, watchedLoglik is their mean log-likelihood after the last
-   * epoch and watchedRows their number, both null otherwise. The test scores are null without
-   * {@code --test}.
+   * one-pair methods, N and K − 1 for exact-softmax); trainBound is the trainer's estimate of its
+   * bound on the whole training set, averaged over the last epoch; for exact-softmax iterations are
+   * L-BFGS iterations, epochs the passes over the data and trainBound the objective of the saved
+   * model, per example. watched is what the stopping rule watched ({@link
+   * StoppingOptions.Watched}), null for a run of fixed length; when it watched rows, watchedLoglik
+   * is their mean log-likelihood after the last epoch and watchedRows their number, both null
+   * otherwise. The test scores are null without {@code --test}.
    */
   record Train(
       String method,
