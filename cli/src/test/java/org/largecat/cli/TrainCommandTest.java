@@ -187,7 +187,10 @@ class TrainCommandTest {
     assertTrue(model.err().contains("cannot load model"), model.err());
   }
 
-  /** Without --epochs the stopping rule runs: until converged, or at a cap that it says it hit. */
+  /**
+   * Without --epochs the stopping rule runs: until converged, or at a cap that it says it hit;
+   * --json says what it watched.
+   */
   @Test
   void withoutEpochsTrainingRunsUntilTheStoppingRuleEndsIt() throws Exception {
     synth();
