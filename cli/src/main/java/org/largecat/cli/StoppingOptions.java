@@ -45,9 +45,13 @@ final class StoppingOptions {
       converter = OptionTypes.NonNegativeNumber.class,
       defaultValue = "1e-4",
       description =
-          "Without --epochs or --iterations: an epoch whose mean bound improves by less than X"
-              + " relative counts as no progress (default: ${DEFAULT-VALUE}); exact-softmax stops once"
-              + " an iteration changes the objective by at most X relative (default: 1e-10).")
+          "Without --epochs or --iterations: an epoch whose watched value improves by less than"
+              + " X relative counts as no progress (default: ${DEFAULT-VALUE}); the value is the"
+              + " log-likelihood of the --validation-fraction rows when given, else of a sample of"
+              + " training rows for ar-softmax, ove, is, nce and exact-softmax-sgd, else the"
+              + " epoch's mean bound."
+              + " exact-softmax stops once an iteration changes the objective by at most X relative"
+              + " (default: 1e-10).")
   double tolerance;
 
   @Option(
