@@ -121,11 +121,31 @@ EXPORT void KERNEL(scatter_axpy)(float *w, int32_t d, const int32_t *rows, int32
   }
 }
 
+/**
+ * Rows ahead of the one being used whose lines gather_axpy and row_step ask the memory system for,
+ * so that the misses of random rows of a large table overlap the work on the rows before.
+ */
+#define ROWS_AHEAD 8
+
+/** Asks for the d floats at p, a line at a time, to be read (RW 0) or written (RW 1) soon. */
+#define PREFETCH_ROW(p, d, RW)                                          \
+  do {                                                                  \
+    for (int32_t line = 0; line < (d); line += 64 / (int32_t) sizeof(float)) \
+      __builtin_prefetch((p) + line, RW, 0);                            \
+    __builtin_prefetch((p) + (d) - 1, RW, 0);                           \
+  } while (0)
+
 /** y[yOff..yOff+d) += coef[coefOff + i] * W[rows[rowsOff + i]] for i < count, rows in order; each element rounded once a row. */
 EXPORT void KERNEL(gather_axpy)(const float *w, int32_t d, const int32_t *rows, int32_t rowsOff, int32_t count,
     const float *coef, int32_t coefOff, float *y, int32_t yOff) {
   float *ys = y + yOff;
-  for (int32_t i = 0; i < count; i++) {
+  for (int32_t i = -ROWS_AHEAD; i < count; i++) { /* from -ROWS_AHEAD: the first rows are asked for too */
+    if (i + ROWS_AHEAD < count) {
+      PREFETCH_ROW(w + (int64_t) rows[rowsOff + i + ROWS_AHEAD] * d, d, 0);
+    }
+    if (i < 0) {
+      continue;
+    }
     const float *row = w + (int64_t) rows[rowsOff + i] * d;
     float c = coef[coefOff + i];
     for (int32_t j = 0; j < d; j++) {
@@ -134,33 +154,24 @@ EXPORT void KERNEL(gather_axpy)(const float *w, int32_t d, const int32_t *rows, 
   }
 }
 
-/** Rows ahead of the one being stepped whose table lines row_step asks the memory system for. */
-#define ROWS_AHEAD 8
-
-/** Asks for the d floats at p, a line at a time, to be written soon. */
-static inline void prefetch_row(const float *p, int32_t d) {
-  for (int32_t j = 0; j < d; j += 64 / (int32_t) sizeof(float)) {
-    __builtin_prefetch(p + j, 1, 0);
-  }
-  __builtin_prefetch(p + d - 1, 1, 0);
-}
-
 /**
  * VectorOps.rowStep: the gradient step of count rows of w (and s, NULL for the plain step), each
  * operation rounded once as the Java reference writes it (-ffp-contract=off), so the bits are the
- * same. The rows are random rows of a table larger than the caches: each row's lines are requested
- * ROWS_AHEAD rows early, so that their misses overlap the steps of the rows before.
+ * same; each row's lines are asked for ROWS_AHEAD rows early.
  */
 EXPORT void KERNEL(row_step)(float *w, float *s, int32_t d, const int32_t *rows, int32_t rowsOff,
     int32_t count, float *g, int32_t gOff, const float *fresh, const float *keep, int32_t weightsOff,
     float rate, float scale, float precision) {
-  for (int32_t i = 0; i < count; i++) {
+  for (int32_t i = -ROWS_AHEAD; i < count; i++) { /* from -ROWS_AHEAD: the first rows are asked for too */
     if (i + ROWS_AHEAD < count) {
       int64_t ahead = (int64_t) rows[rowsOff + i + ROWS_AHEAD] * d;
-      prefetch_row(w + ahead, d);
+      PREFETCH_ROW(w + ahead, d, 1);
       if (s != NULL) {
-        prefetch_row(s + ahead, d);
+        PREFETCH_ROW(s + ahead, d, 1);
       }
+    }
+    if (i < 0) {
+      continue;
     }
     float *wr = w + (int64_t) rows[rowsOff + i] * d;
     float *gr = g + gOff + (int64_t) i * d;
