@@ -1,0 +1,417 @@
+package org.largecat.fit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
+import org.largecat.data.Dataset;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.Link;
+import org.largecat.model.ScoreModel;
+import org.largecat.train.Method;
+import org.largecat.train.Sampling;
+import org.largecat.train.StoppingRule;
+import org.largecat.train.fullbatch.AutomaticMethod;
+
+/**
+ * Fits a model to labelled rows: the one training flow of largecat, which {@code largecat train},
+ * {@code largecat spark train}, the Spark ML stage and a program calling the library all go
+ * through. It chooses the method when none is given, sizes the mini-batches to the data, starts
+ * the model, decides what the stopping rule watches, and runs the trainer until the rule, a limit or
+ * a cancellation ends it.
+ *
+ * <pre>{@code
+ * Fit fit = Fitter.softmax().seed(1).fit(Dataset.dense(x, y, classes));
+ * Classifier model = fit.classifier();
+ * }</pre>
+ *
+ * <p>Every setting is optional; what is not set takes the default of {@code largecat train}. A
+ * setter rejects a value outside its range at once; settings that contradict each other are
+ * rejected by {@link #fit}. A {@code Fitter} is a builder: configure it on one thread, then call
+ * {@link #fit} (which may be called again, on other data).
+ */
+public final class Fitter {
+  /** How the sampled-bound methods step: A&R's adaptive schedule, or plain SGD. */
+  public enum Step {
+    /** A&R's adaptive per-coordinate schedule (A&R §4): the A&R methods' default. */
+    ADAPTIVE,
+    /** Plain SGD: the only step of nce, is and the double-sum methods. */
+    SGD
+  }
+
+  Link link;
+  Method method;
+  Integer rank;
+  double priorVariance;
+  Integer batch;
+  Integer sampled;
+  Sampling sampling = Sampling.PER_EXAMPLE;
+  double samplingPower;
+  Step step;
+  Double learningRate;
+  Double ridge;
+  Integer threads;
+  Long seed;
+  Double tolerance;
+  Integer patience;
+  Integer maxEpochs;
+  Integer stepReductions;
+  Double maxSeconds;
+  Double validationFraction;
+  Integer epochs;
+  Integer iterations;
+  ScoreModel init;
+  FitListener listener = FitListener.NONE;
+  BooleanSupplier cancelled = () -> false;
+
+  private Fitter(Link link) {
+    this.link = link;
+  }
+
+  /** A fitter of the softmax model: by default the exact softmax where it fits, else A&R. */
+  public static Fitter softmax() {
+    return new Fitter(Link.SOFTMAX);
+  }
+
+  /** A fitter of the model with this link: softmax, or multinomial probit or logistic (A&R). */
+  public static Fitter of(Link link) {
+    return new Fitter(Objects.requireNonNull(link, "link"));
+  }
+
+  /** The model's link; {@link #method} sets it too, and the two must agree. */
+  public Fitter link(Link link) {
+    this.link = Objects.requireNonNull(link, "link");
+    return this;
+  }
+
+  /** The training method, instead of the automatic choice; sets the link to the method's. */
+  public Fitter method(Method method) {
+    this.method = Objects.requireNonNull(method, "method");
+    this.link = method.link();
+    return this;
+  }
+
+  /**
+   * Fits the factorized model ψ_k = u_k · (Σ_j x_j v_j) + b_k with embeddings of width {@code
+   * rank}, (K + D)·rank weights, instead of the linear one (K·D); sampled-bound methods only.
+   */
+  public Fitter rank(int rank) {
+    this.rank = positive("rank", rank);
+    return this;
+  }
+
+  /**
+   * A N(0, {@code variance}) prior on every weight and bias: the fit is the MAP estimate; 0 (the
+   * default) is maximum likelihood. Not for the double-sum methods (their {@link #ridge}).
+   */
+  public Fitter priorVariance(double variance) {
+    if (!(variance >= 0 && variance < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "priorVariance = " + variance + ": give a finite value >= 0 (0: maximum likelihood)");
+    }
+    this.priorVariance = variance;
+    return this;
+  }
+
+  /** Examples per iteration |B| (default: the method's); more than N is cut to N. */
+  public Fitter batch(int examples) {
+    this.batch = positive("batch", examples);
+    return this;
+  }
+
+  /** Classes sampled per example |S| (default: the method's); more than K − 1 is cut to K − 1. */
+  public Fitter sampled(int classes) {
+    this.sampled = positive("sampled", classes);
+    return this;
+  }
+
+  /** Sampled classes drawn per example (the default) or one set shared by each mini-batch. */
+  public Fitter sampling(Sampling sampling) {
+    this.sampling = Objects.requireNonNull(sampling, "sampling");
+    return this;
+  }
+
+  /** Sample classes ∝ (count + 1)^{@code power} with importance weights; 0 (default): uniformly. */
+  public Fitter samplingPower(double power) {
+    if (!(power >= 0 && power < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "samplingPower = " + power + ": give a finite value >= 0 (0: uniform)");
+    }
+    this.samplingPower = power;
+    return this;
+  }
+
+  /** The step: adaptive (the A&R methods' default) or plain SGD. */
+  public Fitter step(Step step) {
+    this.step = Objects.requireNonNull(step, "step");
+    return this;
+  }
+
+  /**
+   * The initial step size: the adaptive step's ρ₀, or the SGD learning rate (default: the
+   * method's).
+   */
+  public Fitter learningRate(double rate) {
+    if (!(rate > 0 && rate < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("learningRate = " + rate + ": give a finite value > 0");
+    }
+    this.learningRate = rate;
+    return this;
+  }
+
+  /** The double-sum methods' ridge μ (default: 0). */
+  public Fitter ridge(double mu) {
+    if (!(mu > 0 && mu < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("ridge = " + mu + ": give a finite value > 0");
+    }
+    this.ridge = mu;
+    return this;
+  }
+
+  /** Worker threads (default: one per core). */
+  public Fitter threads(int threads) {
+    this.threads = positive("threads", threads);
+    return this;
+  }
+
+  /** The seed (default: 1): a run is reproducible for a seed and a thread count. */
+  public Fitter seed(long seed) {
+    this.seed = seed;
+    return this;
+  }
+
+  /**
+   * The stopping rule's tolerance: an epoch whose watched value improves by less than this,
+   * relative, counts as no progress (default: 1e-4); the full-batch solver stops once an iteration
+   * changes its objective by at most this, relative (default: 1e-10).
+   */
+  public Fitter tolerance(double tolerance) {
+    if (!(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "tolerance = " + tolerance + ": give a finite value >= 0");
+    }
+    this.tolerance = tolerance;
+    return this;
+  }
+
+  /** Epochs without progress in a row that make a plateau (default: 3). */
+  public Fitter patience(int epochs) {
+    this.patience = positive("patience", epochs);
+    return this;
+  }
+
+  /**
+   * The most epochs the stopping rule runs (default: 100); the full-batch solver's most passes over
+   * the data, line-search trials included (default: 20,000).
+   */
+  public Fitter maxEpochs(int epochs) {
+    this.maxEpochs = positive("maxEpochs", epochs);
+    return this;
+  }
+
+  /** The most times a plateau divides the step size by 5 before the run is converged (default: 4). */
+  public Fitter stepReductions(int reductions) {
+    if (reductions < 0) {
+      throw new IllegalArgumentException(
+          "stepReductions = " + reductions + ": give 0 or more (0: a plateau ends the run)");
+    }
+    this.stepReductions = reductions;
+    return this;
+  }
+
+  /**
+   * The most seconds the run takes, checked after each epoch (the full-batch solver: each
+   * iteration); the automatic method choice keeps to it too (default: no limit, and a budget of 300
+   * s for the choice).
+   */
+  public Fitter maxSeconds(double seconds) {
+    if (!(seconds > 0)) {
+      throw new IllegalArgumentException("maxSeconds = " + seconds + ": give a value > 0");
+    }
+    this.maxSeconds = seconds;
+    return this;
+  }
+
+  /**
+   * Holds out this fraction of the training rows, drawn with the seed, and lets the stopping rule
+   * watch their mean log-likelihood; 0 (the default) holds out nothing.
+   */
+  public Fitter validationFraction(double fraction) {
+    if (!(fraction >= 0 && fraction < 1)) {
+      throw new IllegalArgumentException(
+          "validationFraction = " + fraction + ": give a value in [0, 1) (0: none held out)");
+    }
+    this.validationFraction = fraction == 0 ? null : fraction;
+    return this;
+  }
+
+  /** Exactly this many passes over the rows, instead of the stopping rule. */
+  public Fitter epochs(int epochs) {
+    this.epochs = positive("epochs", epochs);
+    return this;
+  }
+
+  /** Exactly this many iterations, instead of the stopping rule. */
+  public Fitter iterations(int iterations) {
+    this.iterations = positive("iterations", iterations);
+    return this;
+  }
+
+  /**
+   * A model to go on from (a previous fit's, or one loaded), of the kind, link and shape this fit
+   * makes; it is trained in place.
+   */
+  public Fitter init(ScoreModel model) {
+    this.init = Objects.requireNonNull(model, "model");
+    return this;
+  }
+
+  /** Told of the choices made and of each epoch. */
+  public Fitter listener(FitListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * Asked between iterations whether to stop: once it answers true, {@link #fit} throws {@link
+   * CancellationException} and returns no model.
+   */
+  public Fitter cancelWhen(BooleanSupplier cancelled) {
+    this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
+    return this;
+  }
+
+  /**
+   * Fits a model to {@code train}, in this JVM.
+   *
+   * @throws IllegalArgumentException when the settings contradict each other or do not apply to
+   *     the method, or the data do not suit it; the message says which and the fix
+   * @throws org.largecat.train.TrainingDivergedException when the objective became NaN or infinite
+   * @throws CancellationException when {@link #cancelWhen} said so
+   */
+  public Fit fit(Dataset train) {
+    Objects.requireNonNull(train, "train");
+    if (train.rows() == 0) {
+      throw new IllegalArgumentException("the training set has no rows");
+    }
+    Kernels kernels = Kernels.get();
+    Method chosen = chooseMethod(train);
+    return chosen.isFullBatch()
+        ? new FullBatchFit(this, kernels).fit(train)
+        : new StochasticFit(this, chosen, kernels).fit(new InMemoryRows(train));
+  }
+
+  /**
+   * Fits a model to rows that live elsewhere (the {@code spark} module's partitions), with a
+   * sampled-bound method: the automatic choice is A&R.
+   */
+  public Fit fit(TrainingRows train) {
+    Objects.requireNonNull(train, "train");
+    if (train.rows() == 0) {
+      throw new IllegalArgumentException("the training set has no rows");
+    }
+    Method chosen = method;
+    if (chosen == null) {
+      chosen = arMethod();
+      listener.note(
+          "chose " + chosen.label() + ": the rows are partitioned, and the full-batch solver runs in one JVM");
+    }
+    return new StochasticFit(this, chosen, Kernels.get()).fit(train);
+  }
+
+  /** The method given, else the automatic choice on {@code train}, said to the listener. */
+  private Method chooseMethod(Dataset train) {
+    if (method != null) {
+      if (method.link() != link) {
+        throw new IllegalArgumentException(
+            method.label() + " fits a " + method.link() + " model, not the " + link + " asked for");
+      }
+      return method;
+    }
+    String stochasticOnly = String.join(", ", stochasticOnlySettings());
+    AutomaticMethod choice =
+        link != Link.SOFTMAX
+            ? new AutomaticMethod(arMethod(), "A&R is the method for the " + link + " link")
+            : !stochasticOnly.isEmpty()
+                ? new AutomaticMethod(
+                    Method.AR_SOFTMAX, stochasticOnly + " set, which exact-softmax does not take")
+                : AutomaticMethod.choose(
+                    train,
+                    threads(),
+                    Objects.requireNonNullElse(maxSeconds, AutomaticMethod.DEFAULT_SECONDS));
+    listener.note("chose " + choice.method().label() + ": " + choice.reason());
+    return choice.method();
+  }
+
+  private Method arMethod() {
+    return switch (link) {
+      case SOFTMAX -> Method.AR_SOFTMAX;
+      case PROBIT -> Method.AR_PROBIT;
+      case LOGISTIC -> Method.AR_LOGISTIC;
+    };
+  }
+
+  /** The settings given that only the stochastic methods take. */
+  List<String> stochasticOnlySettings() {
+    List<String> given = new ArrayList<>();
+    addIf(given, batch != null, "batch");
+    addIf(given, sampled != null, "sampled");
+    addIf(given, step != null, "step");
+    addIf(given, learningRate != null, "learningRate");
+    addIf(given, sampling != Sampling.PER_EXAMPLE, "sampling");
+    addIf(given, samplingPower != 0, "samplingPower");
+    addIf(given, epochs != null, "epochs");
+    addIf(given, iterations != null, "iterations");
+    addIf(given, rank != null, "rank");
+    addIf(given, patience != null, "patience");
+    addIf(given, stepReductions != null, "stepReductions");
+    addIf(given, validationFraction != null, "validationFraction");
+    addIf(given, ridge != null, "ridge");
+    return given;
+  }
+
+  private static void addIf(List<String> names, boolean given, String name) {
+    if (given) {
+      names.add(name);
+    }
+  }
+
+  int threads() {
+    return Objects.requireNonNullElse(threads, Runtime.getRuntime().availableProcessors());
+  }
+
+  long seed() {
+    return Objects.requireNonNullElse(seed, 1L);
+  }
+
+  /** Whether {@link #epochs} or {@link #iterations} set the run's length. */
+  boolean fixedLength() {
+    return epochs != null || iterations != null;
+  }
+
+  /** The stopping rule of these settings, {@link StoppingRule#DEFAULT}'s where none is given. */
+  StoppingRule rule() {
+    StoppingRule d = StoppingRule.DEFAULT;
+    return new StoppingRule(
+        Objects.requireNonNullElse(tolerance, d.tolerance()),
+        Objects.requireNonNullElse(patience, d.patience()),
+        Objects.requireNonNullElse(maxEpochs, d.maxEpochs()),
+        Objects.requireNonNullElse(maxSeconds, d.maxSeconds()),
+        Objects.requireNonNullElse(stepReductions, d.stepReductions()));
+  }
+
+  /** Throws {@link CancellationException} once {@link #cancelWhen} says so. */
+  void checkCancelled() {
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("the fit was cancelled; no model was made");
+    }
+  }
+
+  private static int positive(String setting, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(setting + " = " + value + ": give 1 or more");
+    }
+    return value;
+  }
+}

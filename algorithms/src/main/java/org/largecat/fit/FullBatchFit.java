@@ -1,0 +1,152 @@
+package org.largecat.fit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.largecat.data.Dataset;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
+import org.largecat.train.Method;
+import org.largecat.train.TrainingRun;
+import org.largecat.train.fullbatch.FullBatchOptions;
+import org.largecat.train.fullbatch.FullBatchRun;
+import org.largecat.train.fullbatch.FullBatchSoftmax;
+import org.largecat.train.fullbatch.LbfgsResult;
+import org.largecat.train.fullbatch.LbfgsSettings;
+
+/**
+ * A {@link Fitter}'s run of the full-batch solver: L-BFGS on the exact softmax log-likelihood (or
+ * MAP) over all rows, until it converges. The fitter's tolerance is the solver's relative-change
+ * tolerance, its most epochs the most passes over the data, its time limit the solver's.
+ */
+final class FullBatchFit {
+  private final Fitter settings;
+  private final Kernels kernels;
+
+  FullBatchFit(Fitter settings, Kernels kernels) {
+    this.settings = settings;
+    this.kernels = kernels;
+  }
+
+  Fit fit(Dataset train) {
+    List<String> refused = settings.stochasticOnlySettings();
+    if (!refused.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.join(", ", refused)
+              + (refused.size() > 1 ? " do" : " does")
+              + " not apply to exact-softmax, which runs L-BFGS on the whole training set until it"
+              + " converges (tolerance, maxEpochs, maxSeconds)");
+    }
+    FullBatchOptions defaults = FullBatchOptions.defaults(train.columns(), train.classes());
+    LbfgsSettings lbfgs = defaults.lbfgs();
+    if (settings.tolerance != null) {
+      lbfgs = lbfgs.withRelativeTolerance(settings.tolerance);
+    }
+    if (settings.maxEpochs != null) {
+      lbfgs = lbfgs.withMaxEvaluations(settings.maxEpochs);
+    }
+    if (settings.maxSeconds != null) {
+      lbfgs = lbfgs.withMaxSeconds(settings.maxSeconds);
+    }
+    int threads = settings.threads();
+    FullBatchOptions options =
+        defaults.withPriorVariance(settings.priorVariance).withThreads(threads).withLbfgs(lbfgs);
+    FullBatchSoftmax.requireMemory(train, options);
+    LinearModel model = initialModel(train);
+    settings.listener.note(
+        String.format(
+            Locale.ROOT,
+            "exact-softmax (full-batch L-BFGS) on %d examples, D = %d, K = %d, %d thread(s)",
+            train.rows(),
+            train.columns(),
+            train.classes(),
+            threads));
+    List<Fit.Epoch> history = new ArrayList<>();
+    FullBatchRun run =
+        FullBatchSoftmax.train(
+            train,
+            model,
+            options,
+            kernels,
+            (iteration, passes, objective, gradientNorm, change, seconds) -> {
+              Fit.Epoch done =
+                  new Fit.Epoch(iteration, Watched.TRAIN_BOUND, objective, change, seconds);
+              history.add(done);
+              settings.listener.epoch(done);
+              settings.checkCancelled();
+            });
+    settings.listener.note(ending(run, lbfgs));
+    return new Fit(
+        model,
+        Method.EXACT_SOFTMAX,
+        train.rows(),
+        train.classes() - 1,
+        threads,
+        run.iterations(),
+        run.passes(),
+        run.stoppedBecause(),
+        run.seconds(),
+        run.seconds() / run.passes(),
+        run.objective(),
+        Watched.TRAIN_BOUND,
+        null,
+        null,
+        history);
+  }
+
+  private LinearModel initialModel(Dataset train) {
+    if (settings.init == null) {
+      return LinearModel.zeros(Method.EXACT_SOFTMAX.link(), train.classes(), train.columns());
+    }
+    ScoreModel init = settings.init;
+    if (!(init instanceof LinearModel linear)) {
+      throw new IllegalArgumentException(
+          "the initial model is factorized; exact-softmax fits the linear model");
+    }
+    StochasticFit.requireShape(
+        init, Method.EXACT_SOFTMAX.link(), train.classes(), train.columns(), Method.EXACT_SOFTMAX);
+    return linear;
+  }
+
+  /** How the run ended, and what to do when it did not converge. */
+  private static String ending(FullBatchRun run, LbfgsSettings lbfgs) {
+    return switch (run.stoppedBecause()) {
+      case CONVERGED ->
+          String.format(
+              Locale.ROOT,
+              "converged (%s) after %d iterations, %d passes: objective %.12g",
+              switch (run.outcome()) {
+                case GRADIENT_TOLERANCE ->
+                    String.format(Locale.ROOT, "|gradient| <= %.1e", lbfgs.gradientTolerance());
+                case RELATIVE_TOLERANCE ->
+                    String.format(
+                        Locale.ROOT, "change <= tolerance %.1e", lbfgs.relativeTolerance());
+                default -> "at the objective's rounding noise, the gradient small";
+              },
+              run.iterations(),
+              run.passes(),
+              run.objective());
+      case NO_PROGRESS ->
+          String.format(
+              Locale.ROOT,
+              "stopped without converging: the line search found no better point, yet |gradient| is"
+                  + " %.2e; the model is the best point found, not an optimum (scale the features,"
+                  + " or give a larger prior variance)",
+              run.gradientNorm());
+      default ->
+          String.format(
+              Locale.ROOT,
+              "stopped at %s before converging: the last iteration changed the objective by %.2e"
+                  + " relative, more than the tolerance %.1e; allow more %s, or a larger tolerance",
+              run.stoppedBecause() == TrainingRun.Stop.MAX_SECONDS
+                  ? lbfgs.maxSeconds() + " seconds"
+                  : run.outcome() == LbfgsResult.Outcome.MAX_ITERATIONS
+                      ? lbfgs.maxIterations() + " iterations"
+                      : lbfgs.maxEvaluations() + " passes",
+              run.relativeChange(),
+              lbfgs.relativeTolerance(),
+              run.stoppedBecause() == TrainingRun.Stop.MAX_SECONDS ? "seconds" : "epochs");
+    };
+  }
+}

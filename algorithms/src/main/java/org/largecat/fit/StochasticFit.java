@@ -1,0 +1,382 @@
+package org.largecat.fit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.largecat.kernel.Kernels;
+import org.largecat.model.FactorizedModel;
+import org.largecat.model.Link;
+import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
+import org.largecat.train.Method;
+import org.largecat.train.StepSizeSchedule;
+import org.largecat.train.StoppingRule;
+import org.largecat.train.Trainer;
+import org.largecat.train.TrainingDivergedException;
+import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingRun;
+import org.largecat.train.sampled.FactorizedTrainer;
+import org.largecat.train.sampled.SampledTrainer;
+
+/** A {@link Fitter}'s run of a sampled-bound or double-sum trainer, under the stopping rule. */
+final class StochasticFit {
+  /** The fewest training rows the stopping rule watches, unless the set has fewer. */
+  static final int MIN_WATCHED_ROWS = 1_000;
+
+  /** The most training rows the stopping rule watches. */
+  static final int MAX_WATCHED_ROWS = 10_000;
+
+  private final Fitter settings;
+  private final Method method;
+  private final Kernels kernels;
+
+  StochasticFit(Fitter settings, Method method, Kernels kernels) {
+    this.settings = settings;
+    this.method = method;
+    this.kernels = kernels;
+  }
+
+  Fit fit(TrainingRows rows) {
+    requireApplicable();
+    TrainingRows train = rows;
+    TrainingRows heldOut = null;
+    if (settings.validationFraction != null) {
+      TrainingRows[] split = rows.holdOut(settings.validationFraction, settings.seed());
+      train = split[0];
+      heldOut = split[1];
+    }
+    TrainingOptions options = options(train);
+    ScoreModel model = settings.init != null ? initialModelChecked(train) : initialModel(train, options);
+    settings.listener.note(
+        String.format(
+            Locale.ROOT,
+            "%s%s on %d examples, D = %d, K = %d, |B| = %d, |S| = %d, %d thread(s)",
+            method.label(),
+            settings.rank == null ? "" : ", rank " + settings.rank,
+            train.rows(),
+            train.columns(),
+            train.classes(),
+            options.batch(),
+            options.sampled(),
+            options.threads()));
+    Watched watched = null;
+    List<Fit.Epoch> history = new ArrayList<>();
+    TrainingRun run;
+    int perEpoch;
+    Integer watchedRows = null;
+    try (TrainingRows.Watch watch = watch(model, train, heldOut, options);
+        Trainer trainer = new CancellableTrainer(train.trainer(model, options, settings.ridge, kernels), settings)) {
+      perEpoch = trainer.iterationsPerEpoch();
+      if (settings.fixedLength()) {
+        int total =
+            settings.iterations != null ? settings.iterations : Math.multiplyExact(perEpoch, settings.epochs);
+        run = TrainingRun.run(trainer, total, 2, settings.listener::iteration);
+      } else {
+        watched = watch == null ? Watched.TRAIN_BOUND : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
+        watchedRows = watch == null ? null : watch.rows();
+        run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history));
+      }
+    } catch (TrainingDivergedException e) {
+      throw diverged(e, options.stepSize());
+    }
+    reportUnconverged(run);
+    return new Fit(
+        model,
+        method,
+        options.batch(),
+        options.sampled(),
+        options.threads(),
+        run.iterations(),
+        run.epochs(perEpoch),
+        run.stoppedBecause(),
+        run.seconds(),
+        run.secondsPerEpoch(),
+        run.lastEpochBound(),
+        watched,
+        watchedRows == null ? null : run.lastWatched(),
+        watchedRows,
+        history);
+  }
+
+  /** Settings this method does not take are errors. */
+  private void requireApplicable() {
+    if (settings.fixedLength()) {
+      List<String> rule = new ArrayList<>();
+      if (settings.epochs != null && settings.iterations != null) {
+        throw new IllegalArgumentException("set epochs or iterations, not both");
+      }
+      if (settings.tolerance != null) rule.add("tolerance");
+      if (settings.patience != null) rule.add("patience");
+      if (settings.maxEpochs != null) rule.add("maxEpochs");
+      if (settings.maxSeconds != null) rule.add("maxSeconds");
+      if (settings.stepReductions != null) rule.add("stepReductions");
+      if (settings.validationFraction != null) rule.add("validationFraction");
+      if (!rule.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.join(", ", rule)
+                + " set the stopping rule, which runs only when neither epochs nor iterations is set");
+      }
+    }
+    if (method.isDoubleSum()) {
+      if (settings.rank != null) {
+        throw new IllegalArgumentException(
+            "rank applies to the sampled-bound methods, not " + method.label());
+      }
+      if (settings.sampling != org.largecat.train.Sampling.PER_EXAMPLE
+          || settings.samplingPower != 0
+          || settings.priorVariance != 0) {
+        throw new IllegalArgumentException(
+            "sampling, samplingPower and priorVariance apply to the sampled-bound methods, not "
+                + method.label()
+                + " (its regulariser is ridge)");
+      }
+      boolean onePair = method != Method.IMPLICIT_SGD_BATCH;
+      if (onePair && (settings.batch != null || settings.sampled != null)) {
+        throw new IllegalArgumentException(
+            "batch and sampled do not apply to "
+                + method.label()
+                + ", which takes one datapoint and one class per iteration");
+      }
+    } else if (settings.ridge != null) {
+      throw new IllegalArgumentException("ridge applies to the double-sum methods only");
+    }
+  }
+
+  /** The trainer's options on {@code train}: the method's defaults with the settings given. */
+  private TrainingOptions options(TrainingRows train) {
+    TrainingOptions defaults = TrainingOptions.defaults(method);
+    boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
+    int others = train.classes() - 1;
+    if (method == Method.EXACT_SOFTMAX_SGD && settings.sampled != null && settings.sampled != others) {
+      settings.listener.note(
+          "sampled = "
+              + settings.sampled
+              + " is ignored: exact-softmax-sgd sums over all "
+              + others
+              + " classes besides the label");
+    }
+    int batch =
+        onePair
+            ? 1
+            : fitted("batch", settings.batch, defaults.batch(), train.rows(), "training examples");
+    int sampled =
+        onePair
+            ? 1
+            : method == Method.EXACT_SOFTMAX_SGD
+                ? Math.max(others, 1)
+                : fitted(
+                    "sampled",
+                    settings.sampled,
+                    defaults.sampled(),
+                    others,
+                    "classes besides the label (K = " + train.classes() + ")");
+    return defaults
+        .withBatch(batch, sampled)
+        .withSeed(settings.seed())
+        .withThreads(settings.threads())
+        .withSampling(settings.sampling)
+        .withSamplingPower(settings.samplingPower)
+        .withStepSize(schedule())
+        .withPriorVariance(settings.priorVariance);
+  }
+
+  /**
+   * The size given (else {@code byDefault}) capped at {@code most}, saying so when a size given is
+   * capped.
+   */
+  private int fitted(String setting, Integer given, int byDefault, long most, String what) {
+    int size = Objects.requireNonNullElse(given, byDefault);
+    if (size <= most || most < 1) {
+      return size;
+    }
+    if (given != null) {
+      settings.listener.note(
+          String.format(
+              Locale.ROOT, "%s = %d is more than the %d %s; using %d", setting, given, most, what, most));
+    }
+    return (int) most;
+  }
+
+  /**
+   * The step: A&R's adaptive schedule (the A&R methods' default) with ρ₀ the learning rate given,
+   * or plain SGD (the only step of nce, is and the double-sum methods) at the method's default rate.
+   * With a fixed length they decay as the papers have them; under the stopping rule they are
+   * constant and the rule divides them on plateaus.
+   */
+  private StepSizeSchedule schedule() {
+    boolean sgdOnly =
+        method.isDoubleSum() || method == Method.NCE || method == Method.IMPORTANCE_SAMPLING;
+    boolean fixed = settings.fixedLength();
+    Fitter.Step step =
+        Objects.requireNonNullElse(settings.step, sgdOnly ? Fitter.Step.SGD : Fitter.Step.ADAPTIVE);
+    if (step == Fitter.Step.ADAPTIVE) {
+      if (sgdOnly) {
+        throw new IllegalArgumentException(method.label() + " runs plain SGD (step SGD)");
+      }
+      StepSizeSchedule.Adaptive schedule = StepSizeSchedule.adaptive(settings.rank != null, fixed);
+      return schedule.withRho0(Objects.requireNonNullElse(settings.learningRate, schedule.rho0()));
+    }
+    return new StepSizeSchedule.Sgd(
+        Objects.requireNonNullElse(
+            settings.learningRate, TrainingOptions.defaultSgdLearningRate(method)),
+        fixed ? 0.9 : 1);
+  }
+
+  /** The starting model: zeros for the double-sum methods (Algorithm 1), else A&R's random start. */
+  private ScoreModel initialModel(TrainingRows train, TrainingOptions options) {
+    if (settings.rank != null) {
+      return FactorizedTrainer.initialModel(train.classes(), train.columns(), options, settings.rank);
+    }
+    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
+    if (!method.isDoubleSum()) {
+      SampledTrainer.initialise(model, options);
+    }
+    return model;
+  }
+
+  /** The model given to go on from, if it is of the kind, link and shape of this fit. */
+  private ScoreModel initialModelChecked(TrainingRows train) {
+    ScoreModel model = settings.init;
+    Integer saved = model instanceof FactorizedModel f ? f.rank() : null;
+    if (!Objects.equals(saved, settings.rank)) {
+      throw new IllegalArgumentException(
+          "the initial model is a "
+              + (saved == null ? "linear model" : "factorized model of rank " + saved)
+              + ", which cannot start a fit "
+              + (settings.rank == null ? "of the linear model" : "of rank " + settings.rank));
+    }
+    requireShape(model, method.link(), train.classes(), train.columns(), method);
+    return model;
+  }
+
+  /** {@code model} must have this link and shape to start {@code method}. */
+  static void requireShape(ScoreModel model, Link link, int classes, int columns, Method method) {
+    if (model.link() != link || model.classes() != classes || model.columns() != columns) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "the initial model, %s with K = %d, D = %d, cannot start %s on data with K = %d, D ="
+                  + " %d",
+              model.link(),
+              model.classes(),
+              model.columns(),
+              method.label(),
+              classes,
+              columns));
+    }
+  }
+
+  /**
+   * What the stopping rule watches besides the epoch's mean bound: the held-out rows, else, for the
+   * softmax link's sampled-bound methods, a fixed sample of training rows; null for neither.
+   */
+  private TrainingRows.Watch watch(
+      ScoreModel model, TrainingRows train, TrainingRows heldOut, TrainingOptions options) {
+    if (settings.fixedLength()) {
+      return null;
+    }
+    TrainingRows.Watch watch;
+    if (heldOut != null) {
+      watch = heldOut.watch(model, (int) Math.min(Integer.MAX_VALUE, heldOut.rows()), options.seed(), options.threads(), kernels);
+      settings.listener.note(
+          watch.rows() + " examples held out; the stopping rule watches their log-likelihood");
+    } else if (watchesTrainingRows(method)) {
+      watch = train.watch(model, watchedRows(train.rows(), train.classes(), options), options.seed(), options.threads(), kernels);
+      settings.listener.note(
+          "the stopping rule watches the exact log-likelihood of " + watch.rows() + " training rows");
+    } else {
+      return null;
+    }
+    return watch;
+  }
+
+  /**
+   * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
+   * methods, whose epoch-mean bound carries the exponential of stale per-example terms and so
+   * reaches −10⁹ where the exact value is −7. Not probit and logistic, whose exact log-likelihood is
+   * a quadrature of hundreds of K-wide passes an example; nor the double-sum methods, whose weights
+   * at an epoch's end jitter with their one-class steps by about 1% of the log-likelihood, which the
+   * epoch's mean of their bound averages out.
+   */
+  static boolean watchesTrainingRows(Method method) {
+    return method.link() == Link.SOFTMAX && !method.isDoubleSum() && !method.isFullBatch();
+  }
+
+  /**
+   * As many training rows as make their K scores each about an epoch's (N·(|S| + 1), or N·K for
+   * the exact step), so that watching costs a fraction of an epoch, within [{@value
+   * #MIN_WATCHED_ROWS}, {@value #MAX_WATCHED_ROWS}] and at most N. The same rows every epoch, so
+   * that two epochs differ by the fit's change and not by which rows were drawn.
+   */
+  static int watchedRows(long rows, int classes, TrainingOptions options) {
+    long scored =
+        options.method() == Method.EXACT_SOFTMAX_SGD
+            ? classes
+            : Math.min(classes, options.sampled() + 1L);
+    return (int)
+        Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
+  }
+
+  private TrainingRun.EpochProgress progress(Watched watched, List<Fit.Epoch> history) {
+    int most = settings.rule().stepReductions();
+    return new TrainingRun.EpochProgress() {
+      @Override
+      public void epoch(int epoch, double value, double improvement, double seconds) {
+        Fit.Epoch done = new Fit.Epoch(epoch, watched, value, improvement, seconds);
+        history.add(done);
+        settings.listener.epoch(done);
+      }
+
+      @Override
+      public void stepReduced(int epoch, int reductions) {
+        settings.listener.stepReduced(epoch, reductions, most);
+      }
+    };
+  }
+
+  /** Says which limit stopped {@code run} before it converged, if one did. */
+  private void reportUnconverged(TrainingRun run) {
+    if (run.converged() != Boolean.FALSE) {
+      return;
+    }
+    StoppingRule rule = settings.rule();
+    boolean epochs = run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS;
+    settings.listener.note(
+        String.format(
+            Locale.ROOT,
+            "stopped at %s before converging: the last epoch changed the watched value by %.2e"
+                + " relative, and the rule wants %d epochs in a row below the tolerance %.3g; allow"
+                + " more %s or a larger tolerance",
+            epochs ? rule.maxEpochs() + " epochs" : rule.maxSeconds() + " seconds",
+            run.lastImprovement(),
+            rule.patience(),
+            rule.tolerance(),
+            epochs ? "epochs" : "seconds"));
+  }
+
+  /** {@code e} with the step that diverged and the fix, unless its message gives them. */
+  private static TrainingDivergedException diverged(
+      TrainingDivergedException e, StepSizeSchedule step) {
+    String message = e.getMessage();
+    if (message.contains("learning rate")) {
+      return e;
+    }
+    message +=
+        switch (step) {
+          case StepSizeSchedule.Adaptive a ->
+              String.format(
+                  Locale.ROOT,
+                  "; the adaptive step started at rho0 = %g: give a smaller learning rate",
+                  a.rho0());
+          case StepSizeSchedule.Sgd sgd ->
+              String.format(
+                  Locale.ROOT,
+                  "; plain SGD at learning rate %g: give a smaller learning rate",
+                  sgd.learningRate());
+        };
+    TrainingDivergedException told = new TrainingDivergedException(message);
+    told.initCause(e);
+    return told;
+  }
+}

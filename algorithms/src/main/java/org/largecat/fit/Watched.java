@@ -1,0 +1,29 @@
+package org.largecat.fit;
+
+import java.util.Locale;
+
+/** What a {@link Fitter}'s stopping rule watched after each epoch. */
+public enum Watched {
+  /** The epoch's mean bound; for the full-batch solver, its objective. */
+  TRAIN_BOUND("bound"),
+  /** The exact mean log-likelihood of a fixed sample of training rows. */
+  TRAINING_ROWS("training rows' log-likelihood"),
+  /** The exact mean log-likelihood of the held-out slice ({@link Fitter#validationFraction}). */
+  HELD_OUT_ROWS("held-out log-likelihood");
+
+  private final String description;
+
+  Watched(String description) {
+    this.description = description;
+  }
+
+  /** What was watched, as a progress line names it. */
+  public String description() {
+    return description;
+  }
+
+  /** The name in a JSON summary: the constant in lower case. */
+  public String json() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
