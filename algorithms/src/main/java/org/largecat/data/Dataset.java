@@ -62,11 +62,12 @@ public record Dataset(Features features, int[] labels, int classes) {
 
   /**
    * The examples of a CSR matrix of {@code columns} features: row n stores {@code
-   * values[indptr[n]..indptr[n+1])} at the strictly increasing column indices {@code indices} of the
-   * same range; labels {@code y} in [0, {@code classes}). The arrays are copied.
+   * values[indptr[n]..indptr[n+1])} at the strictly increasing column indices {@code indices} of
+   * the same range; labels {@code y} in [0, {@code classes}). The arrays are copied.
    *
    * @throws IllegalArgumentException when the arrays disagree, an index is outside [0, columns) or
-   *     not increasing within its row, a label is outside [0, classes), or a value is NaN or infinite
+   *     not increasing within its row, a label is outside [0, classes), or a value is NaN or
+   *     infinite
    */
   public static Dataset sparse(
       int[] indptr, int[] indices, float[] values, int columns, int[] y, int classes) {
@@ -81,8 +82,7 @@ public record Dataset(Features features, int[] labels, int classes) {
               + " labels: it needs one more than the rows");
     }
     SparseFeatures features =
-        new SparseFeatures(
-            y.length, columns, indptr.clone(), indices.clone(), values.clone());
+        new SparseFeatures(y.length, columns, indptr.clone(), indices.clone(), values.clone());
     for (int n = 0; n < y.length; n++) {
       requireFinite(features.values(), indptr[n], indptr[n + 1], n);
     }
@@ -93,7 +93,11 @@ public record Dataset(Features features, int[] labels, int classes) {
     for (int i = from; i < to; i++) {
       if (!Float.isFinite(values[i])) {
         throw new IllegalArgumentException(
-            "row " + row + " holds the feature value " + values[i] + ": every value must be finite");
+            "row "
+                + row
+                + " holds the feature value "
+                + values[i]
+                + ": every value must be finite");
       }
     }
   }

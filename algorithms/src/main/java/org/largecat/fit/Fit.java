@@ -18,8 +18,8 @@ import org.largecat.train.TrainingRun;
  * @param stoppedBecause why the run ended
  * @param seconds wall-clock seconds of the run
  * @param secondsPerEpoch seconds per pass
- * @param bound the objective the trainer reports: the sampled and double-sum trainers' bound on
- *     the whole training set, averaged over the last epoch (a sum over the rows); the full-batch
+ * @param bound the objective the trainer reports: the sampled and double-sum trainers' bound on the
+ *     whole training set, averaged over the last epoch (a sum over the rows); the full-batch
  *     solver's objective per example
  * @param watched what the stopping rule watched, or null for a run of fixed length
  * @param watchedLogLikelihood the last mean log-likelihood of the watched rows, or null when the
@@ -59,7 +59,8 @@ public record Fit(
    *     iteration before), NaN for the first
    * @param seconds since the run started
    */
-  public record Epoch(int epoch, Watched watched, double value, double improvement, double seconds) {}
+  public record Epoch(
+      int epoch, Watched watched, double value, double improvement, double seconds) {}
 
   /** The model as a thread-safe {@link Classifier}. */
   public Classifier classifier() {

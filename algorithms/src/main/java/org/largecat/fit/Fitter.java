@@ -17,9 +17,9 @@ import org.largecat.train.fullbatch.AutomaticMethod;
 /**
  * Fits a model to labelled rows: the one training flow of largecat, which {@code largecat train},
  * {@code largecat spark train}, the Spark ML stage and a program calling the library all go
- * through. It chooses the method when none is given, sizes the mini-batches to the data, starts
- * the model, decides what the stopping rule watches, and runs the trainer until the rule, a limit or
- * a cancellation ends it.
+ * through. It chooses the method when none is given, sizes the mini-batches to the data, starts the
+ * model, decides what the stopping rule watches, and runs the trainer until the rule, a limit or a
+ * cancellation ends it.
  *
  * <pre>{@code
  * Fit fit = Fitter.softmax().seed(1).fit(Dataset.dense(x, y, classes));
@@ -188,8 +188,7 @@ public final class Fitter {
    */
   public Fitter tolerance(double tolerance) {
     if (!(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException(
-          "tolerance = " + tolerance + ": give a finite value >= 0");
+      throw new IllegalArgumentException("tolerance = " + tolerance + ": give a finite value >= 0");
     }
     this.tolerance = tolerance;
     return this;
@@ -210,7 +209,9 @@ public final class Fitter {
     return this;
   }
 
-  /** The most times a plateau divides the step size by 5 before the run is converged (default: 4). */
+  /**
+   * The most times a plateau divides the step size by 5 before the run is converged (default: 4).
+   */
   public Fitter stepReductions(int reductions) {
     if (reductions < 0) {
       throw new IllegalArgumentException(
@@ -285,8 +286,8 @@ public final class Fitter {
   /**
    * Fits a model to {@code train}, in this JVM.
    *
-   * @throws IllegalArgumentException when the settings contradict each other or do not apply to
-   *     the method, or the data do not suit it; the message says which and the fix
+   * @throws IllegalArgumentException when the settings contradict each other or do not apply to the
+   *     method, or the data do not suit it; the message says which and the fix
    * @throws org.largecat.train.TrainingDivergedException when the objective became NaN or infinite
    * @throws CancellationException when {@link #cancelWhen} said so
    */
@@ -315,7 +316,9 @@ public final class Fitter {
     if (chosen == null) {
       chosen = arMethod();
       listener.note(
-          "chose " + chosen.label() + ": the rows are partitioned, and the full-batch solver runs in one JVM");
+          "chose "
+              + chosen.label()
+              + ": the rows are partitioned, and the full-batch solver runs in one JVM");
     }
     return new StochasticFit(this, chosen, Kernels.get()).fit(train);
   }

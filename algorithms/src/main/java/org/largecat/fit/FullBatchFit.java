@@ -71,7 +71,7 @@ final class FullBatchFit {
             kernels,
             (iteration, passes, objective, gradientNorm, change, seconds) -> {
               Fit.Epoch done =
-                  new Fit.Epoch(iteration, Watched.TRAIN_BOUND, objective, change, seconds);
+                  new Fit.Epoch(iteration, Watched.OBJECTIVE, objective, change, seconds);
               history.add(done);
               settings.listener.epoch(done);
               settings.checkCancelled();
@@ -89,7 +89,7 @@ final class FullBatchFit {
         run.seconds(),
         run.seconds() / run.passes(),
         run.objective(),
-        Watched.TRAIN_BOUND,
+        Watched.OBJECTIVE,
         null,
         null,
         history);

@@ -9,9 +9,9 @@ import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Trainer;
+import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingOptions;
-import org.largecat.train.Trainers;
 import org.largecat.train.doublesum.DoubleSumOptions;
 import org.largecat.train.doublesum.DoubleSumTrainers;
 import org.largecat.train.sampled.FactorizedTrainers;
@@ -37,12 +37,11 @@ record InMemoryRows(Dataset data) implements TrainingRows {
   @Override
   public Trainer trainer(ScoreModel model, TrainingOptions options, Double ridge, Kernels kernels) {
     return switch (model) {
-      case FactorizedModel factorized -> FactorizedTrainers.create(data, factorized, options, kernels);
-      case LinearModel linear when options.method().isDoubleSum() -> {
-        DoubleSumOptions doubleSum = DoubleSumOptions.from(options);
-        yield DoubleSumTrainers.create(
-            data, linear, ridge == null ? doubleSum : doubleSum.withRidge(ridge), kernels);
-      }
+      case FactorizedModel factorized ->
+          FactorizedTrainers.create(data, factorized, options, kernels);
+      case LinearModel linear when ridge != null ->
+          DoubleSumTrainers.create(
+              data, linear, DoubleSumOptions.from(options).withRidge(ridge), kernels);
       case LinearModel linear -> Trainers.create(data, linear, options, kernels);
     };
   }

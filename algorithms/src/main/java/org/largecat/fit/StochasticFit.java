@@ -7,17 +7,16 @@ import java.util.Objects;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
-import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
+import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.FactorizedTrainer;
-import org.largecat.train.sampled.SampledTrainer;
 
 /** A {@link Fitter}'s run of a sampled-bound or double-sum trainer, under the stopping rule. */
 final class StochasticFit {
@@ -47,7 +46,8 @@ final class StochasticFit {
       heldOut = split[1];
     }
     TrainingOptions options = options(train);
-    ScoreModel model = settings.init != null ? initialModelChecked(train) : initialModel(train, options);
+    ScoreModel model =
+        settings.init != null ? initialModelChecked(train) : initialModel(train, options);
     settings.listener.note(
         String.format(
             Locale.ROOT,
@@ -66,14 +66,21 @@ final class StochasticFit {
     int perEpoch;
     Integer watchedRows = null;
     try (TrainingRows.Watch watch = watch(model, train, heldOut, options);
-        Trainer trainer = new CancellableTrainer(train.trainer(model, options, settings.ridge, kernels), settings)) {
+        Trainer trainer =
+            new CancellableTrainer(
+                train.trainer(model, options, settings.ridge, kernels), settings)) {
       perEpoch = trainer.iterationsPerEpoch();
       if (settings.fixedLength()) {
         int total =
-            settings.iterations != null ? settings.iterations : Math.multiplyExact(perEpoch, settings.epochs);
+            settings.iterations != null
+                ? settings.iterations
+                : Math.multiplyExact(perEpoch, settings.epochs);
         run = TrainingRun.run(trainer, total, 2, settings.listener::iteration);
       } else {
-        watched = watch == null ? Watched.TRAIN_BOUND : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
+        watched =
+            watch == null
+                ? Watched.TRAIN_BOUND
+                : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
         watchedRows = watch == null ? null : watch.rows();
         run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history));
       }
@@ -148,7 +155,9 @@ final class StochasticFit {
     TrainingOptions defaults = TrainingOptions.defaults(method);
     boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     int others = train.classes() - 1;
-    if (method == Method.EXACT_SOFTMAX_SGD && settings.sampled != null && settings.sampled != others) {
+    if (method == Method.EXACT_SOFTMAX_SGD
+        && settings.sampled != null
+        && settings.sampled != others) {
       settings.listener.note(
           "sampled = "
               + settings.sampled
@@ -193,15 +202,21 @@ final class StochasticFit {
     if (given != null) {
       settings.listener.note(
           String.format(
-              Locale.ROOT, "%s = %d is more than the %d %s; using %d", setting, given, most, what, most));
+              Locale.ROOT,
+              "%s = %d is more than the %d %s; using %d",
+              setting,
+              given,
+              most,
+              what,
+              most));
     }
     return (int) most;
   }
 
   /**
    * The step: A&R's adaptive schedule (the A&R methods' default) with ρ₀ the learning rate given,
-   * or plain SGD (the only step of nce, is and the double-sum methods) at the method's default rate.
-   * With a fixed length they decay as the papers have them; under the stopping rule they are
+   * or plain SGD (the only step of nce, is and the double-sum methods) at the method's default
+   * rate. With a fixed length they decay as the papers have them; under the stopping rule they are
    * constant and the rule divides them on plateaus.
    */
   private StepSizeSchedule schedule() {
@@ -223,16 +238,15 @@ final class StochasticFit {
         fixed ? 0.9 : 1);
   }
 
-  /** The starting model: zeros for the double-sum methods (Algorithm 1), else A&R's random start. */
+  /**
+   * The starting model: zeros for the double-sum methods (Algorithm 1), else A&R's random start.
+   */
   private ScoreModel initialModel(TrainingRows train, TrainingOptions options) {
     if (settings.rank != null) {
-      return FactorizedTrainer.initialModel(train.classes(), train.columns(), options, settings.rank);
+      return FactorizedTrainer.initialModel(
+          train.classes(), train.columns(), options, settings.rank);
     }
-    LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
-    if (!method.isDoubleSum()) {
-      SampledTrainer.initialise(model, options);
-    }
-    return model;
+    return Trainers.initialModel(train.classes(), train.columns(), options);
   }
 
   /** The model given to go on from, if it is of the kind, link and shape of this fit. */
@@ -278,13 +292,27 @@ final class StochasticFit {
     }
     TrainingRows.Watch watch;
     if (heldOut != null) {
-      watch = heldOut.watch(model, (int) Math.min(Integer.MAX_VALUE, heldOut.rows()), options.seed(), options.threads(), kernels);
+      watch =
+          heldOut.watch(
+              model,
+              (int) Math.min(Integer.MAX_VALUE, heldOut.rows()),
+              options.seed(),
+              options.threads(),
+              kernels);
       settings.listener.note(
           watch.rows() + " examples held out; the stopping rule watches their log-likelihood");
     } else if (watchesTrainingRows(method)) {
-      watch = train.watch(model, watchedRows(train.rows(), train.classes(), options), options.seed(), options.threads(), kernels);
+      watch =
+          train.watch(
+              model,
+              watchedRows(train.rows(), train.classes(), options),
+              options.seed(),
+              options.threads(),
+              kernels);
       settings.listener.note(
-          "the stopping rule watches the exact log-likelihood of " + watch.rows() + " training rows");
+          "the stopping rule watches the exact log-likelihood of "
+              + watch.rows()
+              + " training rows");
     } else {
       return null;
     }
@@ -294,20 +322,20 @@ final class StochasticFit {
   /**
    * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
    * methods, whose epoch-mean bound carries the exponential of stale per-example terms and so
-   * reaches −10⁹ where the exact value is −7. Not probit and logistic, whose exact log-likelihood is
-   * a quadrature of hundreds of K-wide passes an example; nor the double-sum methods, whose weights
-   * at an epoch's end jitter with their one-class steps by about 1% of the log-likelihood, which the
-   * epoch's mean of their bound averages out.
+   * reaches −10⁹ where the exact value is −7. Not probit and logistic, whose exact log-likelihood
+   * is a quadrature of hundreds of K-wide passes an example; nor the double-sum methods, whose
+   * weights at an epoch's end jitter with their one-class steps by about 1% of the log-likelihood,
+   * which the epoch's mean of their bound averages out.
    */
   static boolean watchesTrainingRows(Method method) {
     return method.link() == Link.SOFTMAX && !method.isDoubleSum() && !method.isFullBatch();
   }
 
   /**
-   * As many training rows as make their K scores each about an epoch's (N·(|S| + 1), or N·K for
-   * the exact step), so that watching costs a fraction of an epoch, within [{@value
-   * #MIN_WATCHED_ROWS}, {@value #MAX_WATCHED_ROWS}] and at most N. The same rows every epoch, so
-   * that two epochs differ by the fit's change and not by which rows were drawn.
+   * As many training rows as make their K scores each about an epoch's (N·(|S| + 1), or N·K for the
+   * exact step), so that watching costs a fraction of an epoch, within [{@value #MIN_WATCHED_ROWS},
+   * {@value #MAX_WATCHED_ROWS}] and at most N. The same rows every epoch, so that two epochs differ
+   * by the fit's change and not by which rows were drawn.
    */
   static int watchedRows(long rows, int classes, TrainingOptions options) {
     long scored =

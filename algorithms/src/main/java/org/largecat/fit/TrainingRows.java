@@ -37,7 +37,9 @@ public interface TrainingRows {
    */
   Watch watch(ScoreModel model, int count, long seed, int threads, Kernels kernels);
 
-  /** These rows split in two with {@code seed}: the rows kept, then the {@code fraction} held out. */
+  /**
+   * These rows split in two with {@code seed}: the rows kept, then the {@code fraction} held out.
+   */
   TrainingRows[] holdOut(double fraction, long seed);
 
   /** A mean log-likelihood the stopping rule watches, and how many rows it is over. */

@@ -4,8 +4,10 @@ import java.util.Locale;
 
 /** What a {@link Fitter}'s stopping rule watched after each epoch. */
 public enum Watched {
-  /** The epoch's mean bound; for the full-batch solver, its objective. */
+  /** The epoch's mean bound. */
   TRAIN_BOUND("bound"),
+  /** The full-batch solver's exact objective per example, after each iteration. */
+  OBJECTIVE("objective"),
   /** The exact mean log-likelihood of a fixed sample of training rows. */
   TRAINING_ROWS("training rows' log-likelihood"),
   /** The exact mean log-likelihood of the held-out slice ({@link Fitter#validationFraction}). */

@@ -2,11 +2,10 @@ package org.largecat.train;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import java.util.function.Consumer;
 import org.largecat.data.Dataset;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
-import org.largecat.model.LinearModel;
+import org.largecat.model.ScoreModel;
 
 /**
  * The learning-rate tuning of unbiased-scalable-softmax §4.1: every initial learning rate of the
@@ -23,12 +22,12 @@ public final class LearningRateSearch {
 
   private LearningRateSearch() {}
 
-  /** A model and the trainer that fits it. */
-  public record Run(LinearModel model, Trainer trainer) {}
-
-  /** Makes the run of one learning rate on the tuning subset. */
-  public interface RunFactory {
-    Run create(Dataset subset, double learningRate);
+  /** Fits a model to the tuning subset at one initial learning rate. */
+  public interface RateFit {
+    /**
+     * @throws TrainingDivergedException when the run overflowed
+     */
+    ScoreModel fit(Dataset subset, double learningRate);
   }
 
   /** Where a rate's log-loss is measured. */
@@ -46,19 +45,15 @@ public final class LearningRateSearch {
   public record Result(
       double[] learningRates, double[] logLoss, double best, int rows, int scoredRows) {}
 
-  /**
-   * Runs the search over {@link #GRID}, each rate's trainer run by {@code training} (a fixed number
-   * of epochs, or {@link TrainingRun#until}).
-   */
+  /** Runs the search over {@link #GRID}, each rate's model fitted by {@code fit}. */
   public static Result search(
       Dataset data,
       double fraction,
-      Consumer<Trainer> training,
       Score score,
       long seed,
       Kernels kernels,
       int threads,
-      RunFactory factory) {
+      RateFit fit) {
     if (!(fraction > 0 && fraction <= 1)) {
       throw new IllegalArgumentException("fraction " + fraction + " must be in (0, 1]");
     }
@@ -81,15 +76,14 @@ public final class LearningRateSearch {
     double best = Double.NaN;
     double bestLoss = Double.POSITIVE_INFINITY;
     for (int g = 0; g < GRID.length; g++) {
-      Run run = factory.create(subset, GRID[g]);
-      try (Trainer trainer = run.trainer()) {
-        training.accept(trainer);
+      ScoreModel model;
+      try {
+        model = fit.fit(subset, GRID[g]);
       } catch (TrainingDivergedException overflow) {
         logLoss[g] = Double.POSITIVE_INFINITY;
         continue;
       }
-      double loss =
-          -Evaluation.evaluate(run.model(), scored, kernels, 1, threads).meanLogLikelihood();
+      double loss = -Evaluation.evaluate(model, scored, kernels, 1, threads).meanLogLikelihood();
       logLoss[g] = Double.isNaN(loss) ? Double.POSITIVE_INFINITY : loss;
       if (logLoss[g] < bestLoss) {
         bestLoss = logLoss[g];

@@ -1,46 +1,49 @@
 package org.largecat.train;
 
-import java.util.ServiceLoader;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.doublesum.DoubleSumOptions;
+import org.largecat.train.doublesum.DoubleSumTrainers;
+import org.largecat.train.sampled.SampledTrainer;
 
-/** Makes the trainer of a {@link Method}, through the {@link TrainerProvider} that trains it. */
+/**
+ * The step-wise trainer of a {@link Method} for the linear model, and the model it starts from.
+ * {@code org.largecat.fit.Fitter} is the way to train; this is the level below it, for a caller
+ * that runs the iterations itself (the papers' experiments).
+ */
 public final class Trainers {
   private Trainers() {}
 
-  /**
-   * The starting model: all zeros for the double-sum methods (Algorithm 1), else the A&R random
-   * start.
-   */
+  /** All zeros for the double-sum methods (their Algorithm 1), else the A&R random start. */
   public static LinearModel initialModel(Dataset train, TrainingOptions options) {
-    return provider(options.method()).initialModel(train, options);
+    return initialModel(train.classes(), train.columns(), options);
   }
 
-  /** A trainer that fits {@code model} in place on {@code data} as {@code options} say. */
+  /** {@link #initialModel(Dataset, TrainingOptions)} of K {@code classes} and D {@code columns}. */
+  public static LinearModel initialModel(int classes, int columns, TrainingOptions options) {
+    LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
+    if (!options.method().isDoubleSum()) {
+      SampledTrainer.initialise(model, options);
+    }
+    return model;
+  }
+
+  /**
+   * A trainer that fits {@code model} in place on {@code data} as {@code options} say; the
+   * double-sum methods take {@link DoubleSumOptions#from} them.
+   */
   public static Trainer create(
       Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
-    return provider(options.method()).create(data, model, options, kernels);
-  }
-
-  private static TrainerProvider provider(Method method) {
+    Method method = options.method();
     if (method.isFullBatch()) {
       throw new IllegalArgumentException(
           method.label()
-              + " has no step-wise trainer: it is the full-batch solver FullBatchSoftmax of"
+              + " has no step-wise trainer: it is the full-batch solver of"
               + " org.largecat.train.fullbatch");
     }
-    for (TrainerProvider provider :
-        ServiceLoader.load(TrainerProvider.class, Trainers.class.getClassLoader())) {
-      if (provider.trains(method)) {
-        return provider;
-      }
-    }
-    throw new IllegalStateException(
-        "no trainer provider for "
-            + method.label()
-            + " on the class path: META-INF/services/"
-            + TrainerProvider.class.getName()
-            + " of the algorithms jar is missing");
+    return method.isDoubleSum()
+        ? DoubleSumTrainers.create(data, model, DoubleSumOptions.from(options), kernels)
+        : new SampledTrainer(data, model, options, kernels);
   }
 }

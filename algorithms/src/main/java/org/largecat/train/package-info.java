@@ -1,8 +1,7 @@
 /**
- * The shared face of the trainers: {@link org.largecat.train.Trainer}, {@link
- * org.largecat.train.Trainers}, {@link org.largecat.train.Method}, {@link
- * org.largecat.train.TrainingOptions}, step-size schedules and the learning-rate search. {@code
- * train.sampled} and {@code train.doublesum} import it, never the reverse: each provides a {@link
- * org.largecat.train.TrainerProvider} found through ServiceLoader.
+ * The trainers' shared face: {@link org.largecat.train.Trainer}, {@link
+ * org.largecat.train.Trainers} (the linear model's trainer of each method), {@link
+ * org.largecat.train.Method}, {@link org.largecat.train.TrainingOptions}, step-size schedules, the
+ * stopping rule, and the learning-rate search. {@code org.largecat.fit.Fitter} runs them.
  */
 package org.largecat.train;

@@ -3,7 +3,6 @@ package org.largecat.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
@@ -22,16 +21,9 @@ class LearningRateSearchTest {
       LearningRateSearch.Score score, LinearModel[] fits) {
     TrainingOptions options = TrainingOptions.defaults(Method.IMPLICIT_SGD).withThreads(1);
     int[] next = {0};
-    Consumer<Trainer> thirtyEpochs =
-        trainer -> {
-          for (int t = 30 * trainer.iterationsPerEpoch(); t > 0; t--) {
-            trainer.step();
-          }
-        };
     return LearningRateSearch.search(
         DATA,
         0.05,
-        thirtyEpochs,
         score,
         1,
         KERNELS,
@@ -40,7 +32,12 @@ class LearningRateSearchTest {
           TrainingOptions atRate = options.withStepSize(new StepSizeSchedule.Sgd(rate, 0.9));
           LinearModel model = Trainers.initialModel(subset, atRate);
           fits[next[0]++] = model;
-          return new LearningRateSearch.Run(model, Trainers.create(subset, model, atRate, KERNELS));
+          try (Trainer trainer = Trainers.create(subset, model, atRate, KERNELS)) {
+            for (int t = 30 * trainer.iterationsPerEpoch(); t > 0; t--) {
+              trainer.step();
+            }
+          }
+          return model;
         });
   }
 

@@ -1,7 +1,6 @@
 package org.largecat.cli;
 
-import java.util.Objects;
-import org.largecat.train.TrainingOptions;
+import org.largecat.fit.Fitter;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,12 +24,17 @@ final class BatchOptions {
   @Option(names = "--seed", paramLabel = "N", description = "The random seed (default: 1).")
   Long seed;
 
-  /** {@code defaults} with the sizes and seed given. */
-  TrainingOptions apply(TrainingOptions defaults) {
-    return defaults
-        .withBatch(
-            Objects.requireNonNullElse(batch, defaults.batch()),
-            Objects.requireNonNullElse(sampled, defaults.sampled()))
-        .withSeed(Objects.requireNonNullElse(seed, defaults.seed()));
+  /** {@code fitter} with the sizes and seed given. */
+  Fitter configure(Fitter fitter) {
+    if (batch != null) {
+      fitter.batch(batch);
+    }
+    if (sampled != null) {
+      fitter.sampled(sampled);
+    }
+    if (seed != null) {
+      fitter.seed(seed);
+    }
+    return fitter;
   }
 }

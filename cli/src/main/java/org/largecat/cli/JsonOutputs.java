@@ -2,6 +2,10 @@ package org.largecat.cli;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import org.largecat.eval.Evaluation;
+import org.largecat.fit.Fit;
+import org.largecat.kernel.Kernels;
 import org.largecat.synth.CovarianceRecovery;
 import org.largecat.synth.FidelityReport;
 
@@ -19,9 +23,10 @@ final class JsonOutputs {
    * bound on the whole training set, averaged over the last epoch; for exact-softmax iterations are
    * L-BFGS iterations, epochs the passes over the data and trainBound the objective of the saved
    * model, per example. watched is what the stopping rule watched ({@link
-   * StoppingOptions.Watched}), null for a run of fixed length; when it watched rows, watchedLoglik
-   * is their mean log-likelihood after the last epoch and watchedRows their number, both null
-   * otherwise. The test scores are null without {@code --test}.
+   * org.largecat.fit.Watched}: {@code objective} for exact-softmax), null for a run of fixed
+   * length; when it watched rows, watchedLoglik is their mean log-likelihood after the last epoch
+   * and watchedRows their number, both null otherwise. The test scores are null without {@code
+   * --test}.
    */
   record Train(
       String method,
@@ -40,7 +45,30 @@ final class JsonOutputs {
       Integer watchedRows,
       Double testLoglik,
       Double testAccuracy,
-      Double testTop5) {}
+      Double testTop5) {
+
+    /** The summary of {@code fit} on {@code kernels}, with its {@code test} scores or none. */
+    static Train of(Fit fit, Kernels kernels, Evaluation.Result test) {
+      return new Train(
+          fit.method().label(),
+          kernels.describeChoice(),
+          fit.batch(),
+          fit.sampled(),
+          fit.iterations(),
+          fit.epochs(),
+          fit.stoppedBecause().name().toLowerCase(Locale.ROOT),
+          fit.converged(),
+          fit.seconds(),
+          fit.secondsPerEpoch(),
+          fit.bound(),
+          fit.watched() == null ? null : fit.watched().json(),
+          fit.watchedLogLikelihood(),
+          fit.watchedRows(),
+          test == null ? null : test.meanLogLikelihood(),
+          test == null ? null : test.accuracy(),
+          test == null ? null : test.topKAccuracy());
+    }
+  }
 
   /** {@code evaluate}: train's names for the same scores. */
   record Evaluate(double testLoglik, double testAccuracy, double testTop5, int examples) {}

@@ -1,7 +1,7 @@
 package org.largecat.cli;
 
+import org.largecat.fit.Fitter;
 import org.largecat.train.Sampling;
-import org.largecat.train.TrainingOptions;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,8 +24,8 @@ final class SamplingOptions {
       description = "Sample classes by frequency^P (default: uniformly).")
   double samplingPower;
 
-  /** {@code options} drawing classes as these options say. */
-  TrainingOptions apply(TrainingOptions options) {
-    return options.withSampling(sampling).withSamplingPower(samplingPower);
+  /** {@code fitter} drawing classes as these options say. */
+  Fitter configure(Fitter fitter) {
+    return fitter.sampling(sampling).samplingPower(samplingPower);
   }
 }

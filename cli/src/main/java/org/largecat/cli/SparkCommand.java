@@ -7,20 +7,18 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.largecat.cb.CaviOptions;
 import org.largecat.cli.spark.ExecutorSurvey;
 import org.largecat.cli.spark.SparkJobs;
 import org.largecat.cli.spark.SparkRun;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Fit;
+import org.largecat.fit.Fitter;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.ModelFile;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
-import org.largecat.train.WatchedTrainingRows;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -330,88 +328,51 @@ final class SparkCommand {
             spec.commandLine(),
             "--method auto is train's; spark train takes a sampled-bound method");
       }
-      boolean fixed = epochs != null;
-      if (fixed
-          && Stream.of("--tol", "--patience", "--max-epochs", "--max-seconds", "--step-reductions")
-              .anyMatch(o -> spec.commandLine().getParseResult().hasMatchedOption(o))) {
+      if (epochs != null && stopping.anyGiven()) {
         throw new ParameterException(
             spec.commandLine(),
             "--tol, --patience, --max-epochs, --max-seconds and --step-reductions set the stopping"
                 + " rule, which runs only without --epochs");
       }
       OutputFiles.check(modelFile);
-      TrainingOptions options =
-          samplingOptions
-              .apply(sizes.apply(TrainingOptions.defaults(method)))
-              .withStepSize(stepOptions.schedule(method, rank != null, fixed));
-      StoppingOptions.Watched watched =
-          fixed
-              ? null
-              : WatchedTrainingRows.watchedFor(method)
-                  ? StoppingOptions.Watched.TRAINING_ROWS
-                  : StoppingOptions.Watched.TRAIN_BOUND;
+      Fitter fitter =
+          Fitter.softmax().method(method).listener(new ProgressLines("spark train", err));
+      stopping.configure(fitter);
+      stepOptions.configure(fitter);
+      samplingOptions.configure(fitter);
+      sizes.configure(fitter);
+      if (epochs != null) {
+        fitter.epochs(epochs);
+      }
+      if (rank != null) {
+        fitter.rank(rank);
+      }
       SparkJobs.Train done =
           SparkJobs.train(
               spark.run("largecat spark train"),
               input.of(trainPath, -1, -1),
               testPath == null ? null : input.of(testPath, -1, -1),
-              options,
-              rank,
-              rounds,
-              (trainer, watchedRows) ->
-                  fixed
-                      ? TrainingRun.run(
-                          trainer,
-                          epochs * trainer.iterationsPerEpoch(),
-                          2,
-                          (t, total, bound, seconds) ->
-                              err.printf(
-                                  "spark train: round %d/%d (epoch %.2f), bound %.6g, %.1f s%n",
-                                  t, total, t / (double) rounds, bound, seconds))
-                      : TrainingRun.until(
-                          trainer,
-                          stopping.rule(),
-                          watchedRows,
-                          stopping.progress("spark train", watched, err)));
-      stopping.reportUnconverged("spark train", done.run(), err);
+              fitter,
+              rounds);
+      Fit fit = done.fit();
       if (modelFile != null) {
-        ModelFile.write(done.model(), modelFile);
+        ModelFile.write(fit.model(), modelFile);
         err.println("spark train: model written to " + modelFile);
       }
-      TrainingRun run = done.run();
       Evaluation.Result scores = done.test();
       if (json) {
-        out.println(
-            Json.line(
-                new JsonOutputs.Train(
-                    method.label(),
-                    Kernels.get().describeChoice(),
-                    options.batch(),
-                    options.sampled(),
-                    run.iterations(),
-                    run.epochs(done.iterationsPerEpoch()),
-                    run.stoppedBecause().name().toLowerCase(Locale.ROOT),
-                    run.converged(),
-                    run.seconds(),
-                    run.secondsPerEpoch(),
-                    run.lastEpochBound(),
-                    watched == null ? null : watched.json(),
-                    done.watchedRows() == null ? null : run.lastWatched(),
-                    done.watchedRows(),
-                    scores == null ? null : scores.meanLogLikelihood(),
-                    scores == null ? null : scores.accuracy(),
-                    scores == null ? null : scores.topKAccuracy())));
+        out.println(Json.line(JsonOutputs.Train.of(fit, Kernels.get(), scores)));
         return 0;
       }
       out.printf(
           Locale.ROOT,
           "%s: %d rounds (%.3g epochs) in %.2f s (%.3g s per epoch); bound over the last epoch %.6g%n",
           method.label(),
-          run.iterations(),
-          run.epochs(done.iterationsPerEpoch()),
-          run.seconds(),
-          run.secondsPerEpoch(),
-          run.lastEpochBound());
+          fit.iterations(),
+          fit.epochs(),
+          fit.seconds(),
+          fit.secondsPerEpoch(),
+          fit.bound());
       if (scores != null) {
         out.print("test: ");
         EvaluateCommand.print(scores, false, out);

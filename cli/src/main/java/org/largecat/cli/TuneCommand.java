@@ -5,19 +5,15 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
+import org.largecat.fit.Fitter;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
-import org.largecat.model.LinearModel;
 import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
-import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.StoppingRule;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,39 +95,24 @@ final class TuneCommand implements Callable<Integer> {
     }
     Dataset full = data.read(shared.trainFile, -1, -1);
     Kernels kernels = Kernels.get();
-    TrainingOptions common = shared.apply(TrainingOptions.defaults(method), full, err);
-    int threads = common.threads();
+    long seed = Objects.requireNonNullElse(shared.sizes.seed, 1L);
+    int threads =
+        Objects.requireNonNullElse(shared.threads, Runtime.getRuntime().availableProcessors());
     err.printf(
         "tune: %s, %s %d epochs per learning rate on %.0f%% of %d examples%n",
         method.label(), paper ? "exactly" : "at most", epochs, 100 * fraction, full.rows());
-    StoppingRule rule = StoppingRule.DEFAULT.withMaxEpochs(epochs);
-    LearningRateSearch.Score score =
-        paper ? LearningRateSearch.Score.TRAINING : LearningRateSearch.Score.HELD_OUT;
     LearningRateSearch.Result result =
         LearningRateSearch.search(
             full,
             fraction,
-            trainer -> {
-              if (paper) {
-                TrainingRun.run(
-                    trainer,
-                    epochs * trainer.iterationsPerEpoch(),
-                    Double.POSITIVE_INFINITY,
-                    (t, total, bound, seconds) -> {});
-              } else {
-                TrainingRun.until(trainer, rule, (epoch, watched, improvement, seconds) -> {});
-              }
-            },
-            score,
-            common.seed(),
+            paper ? LearningRateSearch.Score.TRAINING : LearningRateSearch.Score.HELD_OUT,
+            seed,
             kernels,
             threads,
             (subset, rate) -> {
-              TrainingOptions options =
-                  common.withStepSize(new StepSizeSchedule.Sgd(rate, paper ? 0.9 : 1));
-              LinearModel model = Trainers.initialModel(subset, options);
-              return new LearningRateSearch.Run(
-                  model, shared.trainer(subset, model, options, kernels));
+              Fitter fitter =
+                  shared.configure(Fitter.softmax()).step(Fitter.Step.SGD).learningRate(rate);
+              return (paper ? fitter.epochs(epochs) : fitter.maxEpochs(epochs)).fit(subset).model();
             });
     String scored = paper ? "training" : "held-out";
     List<JsonOutputs.RateResult> table = new ArrayList<>();

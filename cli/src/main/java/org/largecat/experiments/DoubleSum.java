@@ -337,12 +337,6 @@ public final class DoubleSum {
         LearningRateSearch.search(
             problem.train(),
             0.1,
-            trainer ->
-                TrainingRun.run(
-                    trainer,
-                    problem.epochs() * trainer.iterationsPerEpoch(),
-                    Double.POSITIVE_INFINITY,
-                    (t, total, bound, seconds) -> {}),
             LearningRateSearch.Score.TRAINING,
             1,
             kernels,
@@ -350,8 +344,14 @@ public final class DoubleSum {
             (subset, rate) -> {
               TrainingOptions options = options(method, rate, settings);
               LinearModel model = Trainers.initialModel(subset, options);
-              return new LearningRateSearch.Run(
-                  model, Trainers.create(subset, model, options, kernels));
+              try (Trainer trainer = Trainers.create(subset, model, options, kernels)) {
+                TrainingRun.run(
+                    trainer,
+                    problem.epochs() * trainer.iterationsPerEpoch(),
+                    Double.POSITIVE_INFINITY,
+                    (t, total, bound, seconds) -> {});
+              }
+              return model;
             });
     if (Double.isNaN(result.best())) {
       settings

@@ -257,7 +257,7 @@ class ErrorsTest {
     CommandRun r =
         CommandRun.of("train", "--train", file("train.txt"), "--method", "umax", "--batch", "10");
     assertEquals(2, r.status(), r.err());
-    assertTrue(r.err().startsWith("largecat train: --batch and --sampled do not apply to umax"));
+    assertTrue(r.err().startsWith("largecat train: batch and sampled do not apply to umax"));
     r =
         CommandRun.of(
             "train",

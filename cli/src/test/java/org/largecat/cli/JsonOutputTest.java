@@ -150,7 +150,7 @@ class JsonOutputTest {
 
     JsonObject fullBatch =
         json("train", "--train", file("train.txt"), "--method", "exact-softmax", "--json");
-    assertEquals("train_bound", string(fullBatch, "watched"));
+    assertEquals("objective", string(fullBatch, "watched"));
     isNull(fullBatch, "watched_loglik");
     isNull(fullBatch, "watched_rows");
 

@@ -165,8 +165,7 @@ class SparkCommandTest {
     assertTrue(
         ruled.err().contains("spark train: epoch 2, training rows' log-likelihood "), ruled.err());
     assertTrue(
-        ruled.err().contains("spark train: stopped at --max-epochs 2 before converging"),
-        ruled.err());
+        ruled.err().contains("spark train: stopped at 2 epochs before converging"), ruled.err());
     JsonObject summary = JsonParser.parseString(ruled.out()).getAsJsonObject();
     assertEquals(2.0, summary.get("epochs").getAsDouble(), ruled.out());
     assertEquals("training_rows", summary.get("watched").getAsString(), ruled.out());
@@ -174,7 +173,7 @@ class SparkCommandTest {
     assertEquals(
         Files.readAllLines(Path.of(train)).size() - 1,
         rows,
-        "fewer rows than WatchedTrainingRows.MIN_ROWS: all are watched");
+        "fewer rows than the fewest watched: all are watched");
     double watched = summary.get("watched_loglik").getAsDouble();
     assertTrue(
         ruled.lastEpochPrinted("training rows' log-likelihood", watched),

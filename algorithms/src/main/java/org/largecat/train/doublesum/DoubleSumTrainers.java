@@ -3,32 +3,14 @@ package org.largecat.train.doublesum;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
-import org.largecat.train.Method;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainerProvider;
-import org.largecat.train.TrainingOptions;
 
 /**
  * Makes the double-sum trainer of a method: one pair per iteration, or fixed mini-batches for
  * isgd-batch.
  */
-public final class DoubleSumTrainers implements TrainerProvider {
-  @Override
-  public boolean trains(Method method) {
-    return method.isDoubleSum();
-  }
-
-  /** All zeros, as Algorithm 1 starts. */
-  @Override
-  public LinearModel initialModel(Dataset train, TrainingOptions options) {
-    return LinearModel.zeros(options.method().link(), train.classes(), train.columns());
-  }
-
-  /** The trainer of {@link DoubleSumOptions#from} these options. */
-  @Override
-  public Trainer create(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
-    return create(data, model, DoubleSumOptions.from(options), kernels);
-  }
+public final class DoubleSumTrainers {
+  private DoubleSumTrainers() {}
 
   /**
    * A trainer that fits {@code model} (a softmax model, usually all zeros as in Algorithm 1) in

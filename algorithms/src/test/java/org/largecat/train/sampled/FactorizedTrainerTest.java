@@ -16,6 +16,8 @@ import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.SyntheticData;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Fit;
+import org.largecat.fit.Fitter;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
@@ -23,10 +25,7 @@ import org.largecat.train.LogSoftmax;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.StoppingRule;
 import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
-import org.largecat.train.WatchedTrainingRows;
 
 class FactorizedTrainerTest {
   private static final Kernels KERNELS = Kernels.of("scalar");
@@ -192,9 +191,9 @@ class FactorizedTrainerTest {
   /**
    * Known truth: a rank-4 softmax with K = 40 classes over D = 60 sparse features; A&R under the
    * converge issue's stopping rule and step defaults, watching training rows as train does, from
-   * the random start, with per-example and shared class sets, comes within 1% of the generating
-   * model's exact test log-likelihood; also with shared sets drawn with replacement by
-   * frequency^0.5.
+   * the random start, through the Fitter's flow (the rule watching training rows, as train runs
+   * it), with per-example and shared class sets, comes within 1% of the generating model's exact
+   * test log-likelihood; also with shared sets drawn with replacement by frequency^0.5.
    */
   @Test
   void recoversAKnownRankFourModel() {
@@ -207,35 +206,35 @@ class FactorizedTrainerTest {
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
-    TrainingOptions common = underRule(Method.AR_SOFTMAX);
-    for (TrainingOptions options :
-        new TrainingOptions[] {
-          common.withSampling(Sampling.PER_EXAMPLE),
-          common.withSampling(Sampling.SHARED),
-          common.withSampling(Sampling.SHARED).withSamplingPower(0.5)
-        }) {
-      FactorizedModel model = FactorizedTrainer.initialModel(train, options, rank);
-      TrainingRun run;
-      try (FactorizedTrainer trainer = new FactorizedTrainer(train, model, options, KERNELS)) {
-        run =
-            TrainingRun.until(
-                trainer,
-                StoppingRule.DEFAULT.withMaxEpochs(60),
-                new WatchedTrainingRows(model, train, options, KERNELS),
-                (epoch, watched, gain, s) -> {});
+    for (Sampling sampling : Sampling.values()) {
+      for (double power : sampling == Sampling.SHARED ? new double[] {0, 0.5} : new double[] {0}) {
+        Fit fit =
+            Fitter.softmax()
+                .method(Method.AR_SOFTMAX)
+                .rank(rank)
+                .batch(500)
+                .sampled(10)
+                .threads(2)
+                .sampling(sampling)
+                .samplingPower(power)
+                .maxEpochs(60)
+                .fit(train);
+        double fitted = Evaluation.evaluate(fit.model(), test, KERNELS, 5, 2).meanLogLikelihood();
+        assertTrue(
+            fitted > best * 1.01,
+            sampling
+                + ", power "
+                + power
+                + ": test log-likelihood "
+                + fitted
+                + " vs the truth's "
+                + best
+                + ", "
+                + fit.stoppedBecause()
+                + " after "
+                + fit.epochs()
+                + " epochs");
       }
-      double fitted = Evaluation.evaluate(model, test, KERNELS, 5, 2).meanLogLikelihood();
-      assertTrue(
-          fitted > best * 1.01,
-          options.sampling()
-              + ", power "
-              + options.samplingPower()
-              + ": test log-likelihood "
-              + fitted
-              + " vs the truth's "
-              + best
-              + ", "
-              + run);
     }
   }
 

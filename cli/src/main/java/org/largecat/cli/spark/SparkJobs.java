@@ -1,8 +1,6 @@
 package org.largecat.cli.spark;
 
 import java.io.IOException;
-import java.util.function.DoubleSupplier;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
@@ -10,20 +8,15 @@ import org.largecat.cb.CbPredictor;
 import org.largecat.cb.GaussianPrior;
 import org.largecat.cb.IbCavi;
 import org.largecat.eval.Evaluation;
-import org.largecat.model.LinearModel;
+import org.largecat.fit.Fit;
+import org.largecat.fit.Fitter;
 import org.largecat.model.ScoreModel;
 import org.largecat.spark.cb.CbEvaluation;
 import org.largecat.spark.cb.DistributedCavi;
 import org.largecat.spark.data.Inputs;
 import org.largecat.spark.data.LabeledFrame;
 import org.largecat.spark.eval.DistributedEvaluation;
-import org.largecat.spark.train.DistributedTrainer;
-import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
-import org.largecat.train.WatchedTrainingRows;
-import org.largecat.train.sampled.FactorizedTrainer;
-import org.largecat.train.sampled.SampledTrainer;
+import org.largecat.spark.train.PartitionedRows;
 
 /**
  * The work of the {@code largecat spark} commands, each in a session of its own: read the data
@@ -50,16 +43,8 @@ public final class SparkJobs {
       double fitSeconds,
       CbEvaluation.Scores scores) {}
 
-  /**
-   * A run of a sampled trainer: the trained model, the run, the training rows the stopping rule
-   * watched (null when it watched the bound or nothing), and its test scores (or null).
-   */
-  public record Train(
-      ScoreModel model,
-      TrainingRun run,
-      int iterationsPerEpoch,
-      Integer watchedRows,
-      Evaluation.Result test) {}
+  /** A fit on the cluster and its test scores (or null). */
+  public record Train(Fit fit, Evaluation.Result test) {}
 
   /** {@code model}'s test log-likelihood, accuracy and top-5 on {@code test}. */
   public static Evaluation.Result evaluate(SparkRun run, ScoreModel model, InputSpec test)
@@ -129,90 +114,25 @@ public final class SparkJobs {
   }
 
   /**
-   * How a run is driven: for a fixed length, or under the stopping rule watching {@code
-   * watchedRows}, the exact mean log-likelihood of a fixed sample of the training rows, or the
-   * epoch-mean bound when it is null ({@link WatchedTrainingRows#watchedFor}).
-   */
-  public interface Drive {
-    TrainingRun run(Trainer trainer, DoubleSupplier watchedRows);
-  }
-
-  /**
-   * The training rows the stopping rule watches for {@code options}' method ({@link
-   * WatchedTrainingRows}): a seeded sample of the frame, cached; null when the rule watches the
-   * epoch-mean bound.
-   */
-  private static org.apache.spark.sql.Dataset<Row> watchedRows(
-      LabeledFrame data, DistributedTrainer trainer, TrainingOptions options) {
-    if (!WatchedTrainingRows.watchedFor(options.method())) {
-      return null;
-    }
-    int rows = WatchedTrainingRows.rowsFor(trainer.rows(), data.classes(), options);
-    return data.frame()
-        .sample(false, Math.min(1, 1.1 * rows / trainer.rows()), options.seed())
-        .limit(rows)
-        .cache();
-  }
-
-  /**
-   * Trains the model of {@code options}' method (linear, or factorized of width {@code rank} when
-   * it is not null) from its random start, driven by {@code drive} in rounds of {@code
+   * Fits {@code fitter}'s model on the rows of {@code train} where they are, in rounds of {@code
    * roundsPerEpoch} an epoch, and scores it on {@code test} (null: none).
    */
   public static Train train(
-      SparkRun run,
-      InputSpec train,
-      InputSpec test,
-      TrainingOptions options,
-      Integer rank,
-      int roundsPerEpoch,
-      Drive drive)
+      SparkRun run, InputSpec train, InputSpec test, Fitter fitter, int roundsPerEpoch)
       throws IOException {
     return within(
         run,
         spark -> {
           LabeledFrame data = read(spark, run, train);
-          ScoreModel model;
-          if (rank == null) {
-            LinearModel linear =
-                LinearModel.zeros(options.method().link(), data.classes(), data.columns());
-            SampledTrainer.initialise(linear, options);
-            model = linear;
-          } else {
-            model = FactorizedTrainer.initialModel(data.classes(), data.columns(), options, rank);
-          }
-          TrainingRun done;
-          int perEpoch;
-          Integer watchedCount = null;
-          try (DistributedTrainer trainer =
-              new DistributedTrainer(
-                  data.frame(),
-                  LabeledFrame.LABEL,
-                  LabeledFrame.FEATURES,
-                  model,
-                  options,
-                  roundsPerEpoch)) {
-            perEpoch = trainer.iterationsPerEpoch();
-            org.apache.spark.sql.Dataset<Row> watched = watchedRows(data, trainer, options);
-            try {
-              done =
-                  drive.run(
-                      trainer,
-                      watched == null
-                          ? null
-                          : () ->
-                              DistributedEvaluation.evaluate(
-                                      watched, LabeledFrame.LABEL, LabeledFrame.FEATURES, model, 1)
-                                  .meanLogLikelihood());
-              if (watched != null && done.stoppedBecause() != TrainingRun.Stop.ITERATIONS) {
-                watchedCount = (int) watched.count(); // the cached sample the rule evaluated
-              }
-            } finally {
-              if (watched != null) {
-                watched.unpersist();
-              }
-            }
-          }
+          Fit fit =
+              fitter.fit(
+                  PartitionedRows.of(
+                      data.frame(),
+                      LabeledFrame.LABEL,
+                      LabeledFrame.FEATURES,
+                      data.classes(),
+                      data.columns(),
+                      roundsPerEpoch));
           Evaluation.Result scores =
               test == null
                   ? null
@@ -220,9 +140,9 @@ public final class SparkJobs {
                       read(spark, run, test.withShape(data.columns(), data.classes())).frame(),
                       LabeledFrame.LABEL,
                       LabeledFrame.FEATURES,
-                      model,
+                      fit.model(),
                       TOP_K);
-          return new Train(model, done, perEpoch, watchedCount, scores);
+          return new Train(fit, scores);
         });
   }
 

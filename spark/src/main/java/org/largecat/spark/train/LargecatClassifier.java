@@ -23,17 +23,13 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
-import org.largecat.model.LinearModel;
-import org.largecat.model.ScoreModel;
+import org.largecat.fit.Fit;
+import org.largecat.fit.FitListener;
+import org.largecat.fit.Fitter;
 import org.largecat.spark.eval.Columns;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
-import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.TrainingRun;
-import org.largecat.train.sampled.FactorizedTrainer;
-import org.largecat.train.sampled.SampledTrainer;
 
 /**
  * A Spark ML estimator that fits a largecat classifier — linear, or factorized with {@code rank} —
@@ -41,13 +37,16 @@ import org.largecat.train.sampled.SampledTrainer;
  * {@link LargecatClassificationModel}. Usable in a {@code Pipeline}; saved and loaded as Spark ML
  * stages are.
  *
+ * <p>It trains through {@link Fitter}, as {@code largecat train} and {@code largecat spark train}
+ * do: a parameter left unset takes the fitter's default, so the same parameters give the same run.
+ *
  * <p>Parameters: {@code labelCol}, {@code featuresCol}, {@code predictionCol}, {@code
  * probabilityCol}, {@code topKCol}, {@code topK} (passed to the model); {@code method} (ar-softmax,
- * ove, ar-probit, ar-logistic, exact-softmax-sgd, nce, is), {@code epochs}, {@code stopping} (stop
- * early by the single-machine stopping rule, at most {@code epochs}), {@code batchSize} |B|, {@code
- * sampledClasses} |S|, {@code stepSize} (ρ₀ of A&R's adaptive schedule), {@code sharedSampling},
- * {@code seed}, {@code numClasses} (0: the largest label + 1), {@code rank} (0: linear), {@code
- * roundsPerEpoch}.
+ * ove, ar-probit, ar-logistic, exact-softmax-sgd, nce, is), {@code stopping} (default true: the
+ * stopping rule, at most {@code epochs} epochs, default 100; false: exactly {@code epochs}), {@code
+ * batchSize} |B|, {@code sampledClasses} |S|, {@code stepSize} (the initial step), {@code
+ * sharedSampling}, {@code seed}, {@code numClasses} (0: the largest label + 1), {@code rank} (0:
+ * linear), {@code roundsPerEpoch}.
  */
 public final class LargecatClassifier extends Estimator<LargecatClassificationModel>
     implements LargecatParams, DefaultParamsWritable {
@@ -93,7 +92,9 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
             ParamValidators.gtEq(1));
     stopping =
         new BooleanParam(
-            this, "stopping", "stop when the epoch's mean bound stops improving (StoppingRule)");
+            this,
+            "stopping",
+            "stop by largecat train's stopping rule, at most epochs epochs (else exactly epochs)");
     batchSize =
         new IntParam(
             this, "batchSize", "examples per mini-batch |B| (>= 1)", ParamValidators.gtEq(1));
@@ -101,13 +102,13 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
         new IntParam(
             this,
             "sampledClasses",
-            "classes sampled per example |S| (>= 1)",
+            "classes sampled per example |S| (>= 1; default: the method's)",
             ParamValidators.gtEq(1));
     stepSize =
         new DoubleParam(
             this,
             "stepSize",
-            "rho0 of the adaptive step size schedule (> 0)",
+            "the initial step size, rho0 of the adaptive schedule (> 0; default: the method's)",
             ParamValidators.gt(0));
     sharedSampling =
         new BooleanParam(this, "sharedSampling", "one sampled class set per mini-batch");
@@ -130,15 +131,11 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
             "roundsPerEpoch",
             "rounds (model broadcast, partition steps, sum of their changes) an epoch (>= 1)",
             ParamValidators.gtEq(1));
-    TrainingOptions paper = TrainingOptions.defaults(Method.AR_SOFTMAX);
     setDefault(method, Method.AR_SOFTMAX.label());
-    setDefault(epochs, 10);
-    setDefault(stopping, false);
-    setDefault(batchSize, paper.batch());
-    setDefault(sampledClasses, paper.sampled());
-    setDefault(stepSize, StepSizeSchedule.PAPER.rho0());
+    setDefault(epochs, StoppingRule.DEFAULT.maxEpochs());
+    setDefault(stopping, true);
     setDefault(sharedSampling, false);
-    setDefault(seed, paper.seed());
+    setDefault(seed, 1L);
     setDefault(numClasses, 0);
     setDefault(rank, 0);
     setDefault(roundsPerEpoch, 10);
@@ -266,21 +263,57 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     return (LargecatClassifier) set(roundsPerEpoch, value);
   }
 
-  /** The training options these parameters give (one thread: Spark runs the partitions). */
-  public TrainingOptions trainingOptions() {
-    return TrainingOptions.defaults(Method.byLabel(getOrDefault(method)))
-        .withBatch((Integer) getOrDefault(batchSize), (Integer) getOrDefault(sampledClasses))
-        .withSeed((Long) getOrDefault(seed))
-        .withThreads(1)
-        .withSampling(
-            (Boolean) getOrDefault(sharedSampling) ? Sampling.SHARED : Sampling.PER_EXAMPLE)
-        .withStepSize(
-            new StepSizeSchedule.Adaptive(
-                (Double) getOrDefault(stepSize),
-                StepSizeSchedule.PAPER.decay(),
-                StepSizeSchedule.PAPER.every(),
-                StepSizeSchedule.PAPER.smoothing()));
+  /**
+   * The {@link Fitter} of these parameters: each parameter set is given to it, the others keep its
+   * defaults, which are {@code largecat train}'s.
+   */
+  public Fitter fitter() {
+    Fitter fitter = Fitter.softmax().method(Method.byLabel(getOrDefault(method))).listener(LOGGED);
+    int most = (Integer) getOrDefault(epochs);
+    if ((Boolean) getOrDefault(stopping)) {
+      fitter.maxEpochs(most);
+    } else {
+      fitter.epochs(most);
+    }
+    if (isSet(batchSize)) {
+      fitter.batch((Integer) getOrDefault(batchSize));
+    }
+    if (isSet(sampledClasses)) {
+      fitter.sampled((Integer) getOrDefault(sampledClasses));
+    }
+    if (isSet(stepSize)) {
+      fitter.learningRate((Double) getOrDefault(stepSize));
+    }
+    if ((Boolean) getOrDefault(sharedSampling)) {
+      fitter.sampling(Sampling.SHARED);
+    }
+    if ((Integer) getOrDefault(rank) > 0) {
+      fitter.rank((Integer) getOrDefault(rank));
+    }
+    return fitter.seed((Long) getOrDefault(seed));
   }
+
+  /** The fit's progress, logged at INFO. */
+  private static final FitListener LOGGED =
+      new FitListener() {
+        @Override
+        public void note(String message) {
+          LOG.info(() -> "largecat: " + message);
+        }
+
+        @Override
+        public void epoch(Fit.Epoch epoch) {
+          LOG.info(
+              () ->
+                  String.format(
+                      Locale.ROOT,
+                      "largecat: epoch %d, %s %.6g, %.1f s",
+                      epoch.epoch(),
+                      epoch.watched().description(),
+                      epoch.value(),
+                      epoch.seconds()));
+        }
+      };
 
   @Override
   public LargecatClassificationModel fit(Dataset<?> dataset) {
@@ -297,70 +330,27 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
       classes = (int) Math.floor(((Number) summary.get(0)).doubleValue()) + 1;
     }
     int columns = ((Vector) data.select(features).head().get(0)).size();
-    TrainingOptions options = trainingOptions();
-    int r = (Integer) getOrDefault(rank);
-    ScoreModel model;
-    if (r == 0) {
-      LinearModel linear = LinearModel.zeros(options.method().link(), classes, columns);
-      SampledTrainer.initialise(linear, options);
-      model = linear;
-    } else {
-      model = FactorizedTrainer.initialModel(classes, columns, options, r);
-    }
-    int rounds = (Integer) getOrDefault(roundsPerEpoch);
-    int maxEpochs = (Integer) getOrDefault(epochs);
-    try (DistributedTrainer trainer =
-        new DistributedTrainer(data, label, features, model, options, rounds)) {
-      LOG.info(
-          () ->
-              String.format(
-                  Locale.ROOT,
-                  "largecat: %s on %d rows in %d partitions, K = %d, D = %d%s, %d rounds an epoch",
-                  options.method().label(),
-                  trainer.rows(),
-                  trainer.trainingPartitions(),
-                  model.classes(),
-                  model.columns(),
-                  r == 0 ? "" : ", rank " + r,
-                  rounds));
-      TrainingRun run =
-          (Boolean) getOrDefault(stopping)
-              ? TrainingRun.until(
-                  trainer,
-                  StoppingRule.DEFAULT.withMaxEpochs(maxEpochs),
-                  (epoch, watched, improvement, seconds) ->
-                      LOG.info(
-                          () ->
-                              String.format(
-                                  Locale.ROOT,
-                                  "largecat: epoch %d, bound %.6g, %.1f s",
-                                  epoch,
-                                  watched,
-                                  seconds)))
-              : TrainingRun.run(
-                  trainer,
-                  maxEpochs * rounds,
-                  10,
-                  (t, total, bound, seconds) ->
-                      LOG.info(
-                          () ->
-                              String.format(
-                                  Locale.ROOT,
-                                  "largecat: round %d/%d, bound %.6g, %.1f s",
-                                  t,
-                                  total,
-                                  bound,
-                                  seconds)));
-      LOG.info(
-          () ->
-              String.format(
-                  Locale.ROOT,
-                  "largecat: %d rounds, %.1f s, stopped: %s",
-                  run.iterations(),
-                  run.seconds(),
-                  run.stoppedBecause()));
-    }
-    LargecatClassificationModel fitted = new LargecatClassificationModel(uid, model);
+    Fit fit =
+        fitter()
+            .fit(
+                new PartitionedRows(
+                    data,
+                    label,
+                    features,
+                    summary.getLong(1),
+                    classes,
+                    columns,
+                    (Integer) getOrDefault(roundsPerEpoch)));
+    LOG.info(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "largecat: %s, %d rounds, %.1f s, stopped: %s",
+                fit.method().label(),
+                fit.iterations(),
+                fit.seconds(),
+                fit.stoppedBecause()));
+    LargecatClassificationModel fitted = new LargecatClassificationModel(uid, fit.model());
     fitted.setParent(this);
     return copyValues(fitted, ParamMap.empty());
   }

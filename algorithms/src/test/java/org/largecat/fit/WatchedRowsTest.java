@@ -1,4 +1,4 @@
-package org.largecat.train;
+package org.largecat.fit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,12 +12,17 @@ import org.largecat.data.SyntheticSet;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.LogSoftmax;
+import org.largecat.train.Method;
+import org.largecat.train.TrainingDivergedException;
+import org.largecat.train.TrainingOptions;
 
 /**
- * The stopping rule's default signal against the softmax log-likelihood summed here in double from
- * its definition, ψ_y − log Σ_k e^{ψ_k} (A&R Eq. 1), on the generating model of a synthetic set.
+ * What the stopping rule watches ({@link InMemoryRows#watch}, sized by {@link
+ * StochasticFit#watchedRows}) against the softmax log-likelihood summed here in double from its
+ * definition, ψ_y − log Σ_k e^{ψ_k} (A&R Eq. 1), on the generating model of a synthetic set.
  */
-class WatchedTrainingRowsTest {
+class WatchedRowsTest {
   private static final Kernels KERNELS = Kernels.of("scalar");
   private static final int COLUMNS = 5;
   private static final int CLASSES = 9;
@@ -32,6 +37,18 @@ class WatchedTrainingRowsTest {
 
   private static TrainingOptions options(Method method, int threads) {
     return TrainingOptions.defaults(method).withThreads(threads).withSeed(7);
+  }
+
+  /** The rows the rule watches when it trains {@code model} on {@code data} with A&R. */
+  private static TrainingRows.Watch watch(LinearModel model, Dataset data, int threads) {
+    TrainingOptions options = options(Method.AR_SOFTMAX, threads);
+    return new InMemoryRows(data)
+        .watch(
+            model,
+            StochasticFit.watchedRows(data.rows(), data.classes(), options),
+            options.seed(),
+            threads,
+            KERNELS);
   }
 
   private static double meanLogLikelihood(LinearModel model, Dataset data) {
@@ -52,8 +69,7 @@ class WatchedTrainingRowsTest {
   @Test
   void aSmallSetIsWatchedWhole() {
     SyntheticSet set = set(3_000);
-    WatchedTrainingRows watched =
-        new WatchedTrainingRows(truth(set), set.data(), options(Method.AR_SOFTMAX, 2), KERNELS);
+    TrainingRows.Watch watched = watch(truth(set), set.data(), 2);
     assertEquals(3_000, watched.rows());
     double expected = meanLogLikelihood(truth(set), set.data());
     assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
@@ -61,12 +77,11 @@ class WatchedTrainingRowsTest {
 
   @Test
   void aLargeSetIsWatchedOnTheSameFixedSampleEachTime() {
-    SyntheticSet set = set(WatchedTrainingRows.MAX_ROWS + 2_500);
+    SyntheticSet set = set(StochasticFit.MAX_WATCHED_ROWS + 2_500);
     LinearModel model = truth(set);
-    WatchedTrainingRows watched =
-        new WatchedTrainingRows(model, set.data(), options(Method.AR_SOFTMAX, 2), KERNELS);
-    assertEquals(WatchedTrainingRows.MAX_ROWS, watched.rows());
-    Dataset sample = Preprocessing.sample(set.data(), WatchedTrainingRows.MAX_ROWS, 7);
+    TrainingRows.Watch watched = watch(model, set.data(), 2);
+    assertEquals(StochasticFit.MAX_WATCHED_ROWS, watched.rows());
+    Dataset sample = Preprocessing.sample(set.data(), StochasticFit.MAX_WATCHED_ROWS, 7);
     double expected = meanLogLikelihood(model, sample);
     assertEquals(expected, watched.getAsDouble(), 1e-6 * Math.abs(expected));
     double whole = meanLogLikelihood(model, set.data());
@@ -80,8 +95,7 @@ class WatchedTrainingRowsTest {
   void aNonFiniteScoreIsADivergedRun() {
     SyntheticSet set = set(500);
     LinearModel model = truth(set);
-    WatchedTrainingRows watched =
-        new WatchedTrainingRows(model, set.data(), options(Method.AR_SOFTMAX, 1), KERNELS);
+    TrainingRows.Watch watched = watch(model, set.data(), 1);
     watched.getAsDouble();
     model.weights()[3] = Float.NaN;
     TrainingDivergedException e =
@@ -89,7 +103,7 @@ class WatchedTrainingRowsTest {
     assertTrue(
         e.getMessage()
             .startsWith(
-                "a score of the training rows the stopping rule watches"
+                "a score of the rows the stopping rule watches"
                     + " became non-finite after epoch 2"),
         e.getMessage());
   }
@@ -102,7 +116,7 @@ class WatchedTrainingRowsTest {
             case AR_SOFTMAX, OVE, EXACT_SOFTMAX_SGD, NCE, IMPORTANCE_SAMPLING -> true;
             default -> false;
           };
-      assertEquals(rows, WatchedTrainingRows.watchedFor(method), method.label());
+      assertEquals(rows, StochasticFit.watchesTrainingRows(method), method.label());
     }
   }
 
@@ -110,11 +124,11 @@ class WatchedTrainingRowsTest {
   @Test
   void theRowsWatchedCostAboutAsManyScoresAsAnEpoch() {
     TrainingOptions sampled = options(Method.AR_SOFTMAX, 1).withBatch(500, 100);
-    assertEquals(5_735, WatchedTrainingRows.rowsFor(712_303, 12_544, sampled));
-    assertEquals(1_000, WatchedTrainingRows.rowsFor(10_000, 100_000, sampled));
-    assertEquals(10_000, WatchedTrainingRows.rowsFor(20_000, 20, sampled));
-    assertEquals(600, WatchedTrainingRows.rowsFor(600, 100_000, sampled));
+    assertEquals(5_735, StochasticFit.watchedRows(712_303, 12_544, sampled));
+    assertEquals(1_000, StochasticFit.watchedRows(10_000, 100_000, sampled));
+    assertEquals(10_000, StochasticFit.watchedRows(20_000, 20, sampled));
+    assertEquals(600, StochasticFit.watchedRows(600, 100_000, sampled));
     TrainingOptions exact = options(Method.EXACT_SOFTMAX_SGD, 1).withBatch(500, 100);
-    assertEquals(10_000, WatchedTrainingRows.rowsFor(10_000, 100_000, exact));
+    assertEquals(10_000, StochasticFit.watchedRows(10_000, 100_000, exact));
   }
 }
