@@ -160,7 +160,7 @@ class ErrorsTest {
     assertEquals(1, r.status(), r.err());
     oneLine(r, "train");
     assertTrue(r.err().contains("learning rate 1.00000e+300"), r.err());
-    assertTrue(r.err().contains("--learning-rate"), r.err());
+    assertTrue(r.err().contains("give a smaller learning rate"), r.err());
     assertTrue(r.err().strip().endsWith("no model was written"), r.err());
     assertArrayEquals(old, Files.readAllBytes(model));
   }
@@ -245,7 +245,7 @@ class ErrorsTest {
             "--json");
     assertEquals(0, r.status(), r.err());
     String notice =
-        "train: --sampled 1000 is more than the 5 classes besides the label (K = 6); using 5";
+        "train: sampled = 1000 is more than the 5 classes besides the label (K = 6); using 5";
     assertEquals(r.err().indexOf(notice), r.err().lastIndexOf(notice), r.err());
     assertTrue(r.err().contains(notice), r.err());
     assertTrue(r.err().contains("|S| = 5"), r.err());
@@ -273,7 +273,7 @@ class ErrorsTest {
     assertEquals(0, r.status(), r.err());
     assertTrue(
         r.err()
-            .startsWith("train: --sampled 3 is ignored: exact-softmax-sgd sums over all 5 classes"),
+            .startsWith("train: sampled = 3 is ignored: exact-softmax-sgd sums over all 5 classes"),
         r.err());
     assertEquals(5, SnakeCaseJson.parseObject(r.out()).get("sampled").getAsInt(), r.out());
   }

@@ -245,7 +245,7 @@ class SparkCommandTest {
     CommandRun refused =
         CommandRun.of("spark", "train", "--train", train, "--method", "nce", "--step", "adaptive");
     assertEquals(Failures.BAD_INPUT, refused.status(), refused.err());
-    assertTrue(refused.err().contains("nce runs plain SGD (--step sgd)"), refused.err());
+    assertTrue(refused.err().contains("nce runs plain SGD (step SGD)"), refused.err());
   }
 
   @Test
