@@ -26,8 +26,7 @@ import org.largecat.train.Method;
 /**
  * The training flow exists once: {@code largecat train} and a program's {@link Fitter} give the
  * same model bit for bit, and so do {@code largecat spark train} and the Spark ML stage on the same
- * partitions; the data-parallel fit, a different trainer, agrees with one machine's in its test
- * log-likelihood.
+ * partitions (the data-parallel trainer against one machine's: DistributedTrainerTest).
  */
 class OneFlowTest {
   @TempDir Path dir;
@@ -42,8 +41,6 @@ class OneFlowTest {
             "softmax",
             "--rows",
             "4000",
-            "--test-rows",
-            "2000",
             "--columns",
             "8",
             "--classes",
@@ -51,9 +48,7 @@ class OneFlowTest {
             "--seed",
             "4",
             "--out",
-            train,
-            "--test-out",
-            test);
+            train);
     assertEquals(0, synth.status(), synth.err());
     String[] fit = {"--method", "ar-softmax", "--epochs", "2", "--seed", "7", "--batch", "100"};
 
