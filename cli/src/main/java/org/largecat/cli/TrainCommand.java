@@ -3,11 +3,11 @@ package org.largecat.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
@@ -43,7 +43,7 @@ final class TrainCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin Shared shared;
+  @Mixin SharedFitOptions shared;
 
   @Mixin DataFiles data;
 
@@ -114,59 +114,13 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON summary.")
   boolean json;
 
+  /** The options the full-batch solver does not take. */
+  private static final String STOCHASTIC_ONLY =
+      "--batch --sampled --step --learning-rate --sampling --sampling-power --epochs --iterations"
+          + " --rank --patience --step-reductions --validation-fraction --ridge";
+
   TrainCommand(Largecat.Streams streams) {
     this.streams = streams;
-  }
-
-  /**
-   * The options train and tune share: the training set, the method, the sizes, the seed, the
-   * threads and the double-sum methods' ridge.
-   */
-  static final class Shared {
-    @Option(
-        names = "--train",
-        paramLabel = "FILE",
-        required = true,
-        description = "The training set.")
-    Path trainFile;
-
-    @Option(
-        names = "--method",
-        paramLabel = "METHOD",
-        description =
-            "The training method; train takes auto (the default): exact-softmax when its"
-                + " full-batch solver fits the heap and an estimated time, else ar-softmax.")
-    Method method;
-
-    @Mixin BatchOptions sizes;
-
-    @Option(
-        names = "--threads",
-        paramLabel = "N",
-        converter = OptionTypes.Count.class,
-        description = "Worker threads (default: one per core).")
-    Integer threads;
-
-    @Option(
-        names = "--ridge",
-        paramLabel = "MU",
-        converter = OptionTypes.PositiveNumber.class,
-        description = "The double-sum methods' mu (default: 0).")
-    Double ridge;
-
-    /** {@code fitter} with the options given. */
-    Fitter configure(Fitter fitter) {
-      if (method != null) {
-        fitter.method(method);
-      }
-      if (threads != null) {
-        fitter.threads(threads);
-      }
-      if (ridge != null) {
-        fitter.ridge(ridge);
-      }
-      return sizes.configure(fitter);
-    }
   }
 
   @Override
@@ -264,20 +218,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     if (shared.method == Method.EXACT_SOFTMAX) {
       String refused =
-          Stream.of(
-                  "--batch",
-                  "--sampled",
-                  "--step",
-                  "--learning-rate",
-                  "--sampling",
-                  "--sampling-power",
-                  "--epochs",
-                  "--iterations",
-                  "--rank",
-                  "--patience",
-                  "--step-reductions",
-                  "--validation-fraction",
-                  "--ridge")
+          Arrays.stream(STOCHASTIC_ONLY.split(" "))
               .filter(spec.commandLine().getParseResult()::hasMatchedOption)
               .collect(Collectors.joining(", "));
       if (!refused.isEmpty()) {

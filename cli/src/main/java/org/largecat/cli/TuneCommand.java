@@ -40,7 +40,7 @@ final class TuneCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin TrainCommand.Shared shared;
+  @Mixin SharedFitOptions shared;
 
   @Mixin DataFiles data;
 
