@@ -14,6 +14,7 @@ import org.largecat.train.Method;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingThreads;
 
 /**
  * Exact-softmax-sgd on a {@link FactorizedModel}: stochastic maximisation of the log-likelihood

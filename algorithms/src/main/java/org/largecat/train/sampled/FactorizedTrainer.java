@@ -13,6 +13,7 @@ import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingThreads;
 
 /**
  * Stochastic maximisation of a {@link SampledBound} over a {@link FactorizedModel}, ψ_k = u_k · h +

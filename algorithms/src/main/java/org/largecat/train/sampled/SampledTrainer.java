@@ -17,6 +17,7 @@ import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainingThreads;
 
 /**
  * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2,
