@@ -16,6 +16,7 @@ public final class TrainingThreads implements AutoCloseable {
   private final int threads;
   private final ExecutorService pool;
 
+  /** Starts {@code threads} daemon threads, or none when there is one. */
   public TrainingThreads(int threads) {
     this.threads = threads;
     pool =

@@ -42,21 +42,21 @@ import org.largecat.train.Trainer;
  * = 2ω_i, ∂²Φ/∂ζ_i² = 2ω_i/(1 + ω_i), ∇ζ_i = e_i ⊗ b_i with e_i = Σ_k π_ik(δ_k − δ_{y_i}), and
  * ∇²ζ_i = (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) ⊗ b_i b_iᵀ.
  *
- * <p><b>Solver.</b> Newton's method with a backtracking (Armijo) line search on the (|L_j| +
- * |C|)·rank unknowns, stopped when half the squared Newton decrement, the predicted gap to the
- * minimum, is below {@code innerTolerance}·max(1, Φ) (known before the direction from an upper
- * bound on the decrement); that last Newton step is still taken, its direction just accurate enough
- * to leave a gap below innerTolerance²·max(1, Φ), and ω_i after it come from a Taylor expansion
- * rather than another evaluation of Φ. The Newton system is solved inexactly, to a relative
- * residual that shrinks with the gradient, by conjugate gradients on products with the Hessian
- * above, each one projection of the direction onto the b_i and one back, O(|S_j| q rank); the
- * Hessian itself, (q·rank)² entries, and its O((q·rank)³) factorisation are never formed. The
- * problem is the paper's small strongly convex one: near the identity ×2 for small η (ω_i ≈ ηs), so
- * a few iterations, preconditioned by the diagonal, do. Every quantity is formed in log space (log
- * d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no point overflows however
- * large z − u is; that is the purpose of the paper's safe starting point (App. F.3.5, the linear
- * program 22), and here A = 0, the old weights after the ridge shrink, is already safe: Φ(0) is
- * finite and its gradient is linear, not exponential, in z − u.
+ * <p><b>Solver</b> ({@link ImplicitStepNewton}). Newton's method with a backtracking (Armijo) line
+ * search on the (|L_j| + |C|)·rank unknowns, stopped when half the squared Newton decrement, the
+ * predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ) (known before the
+ * direction from an upper bound on the decrement); that last Newton step is still taken, its
+ * direction just accurate enough to leave a gap below innerTolerance²·max(1, Φ), and ω_i after it
+ * come from a Taylor expansion rather than another evaluation of Φ. The Newton system is solved
+ * inexactly, to a relative residual that shrinks with the gradient, by conjugate gradients on
+ * products with the Hessian above, each one projection of the direction onto the b_i and one back,
+ * O(|S_j| q rank); the Hessian itself, (q·rank)² entries, and its O((q·rank)³) factorisation are
+ * never formed. The problem is the paper's small strongly convex one: near the identity ×2 for
+ * small η (ω_i ≈ ηs), so a few iterations, preconditioned by the diagonal, do. Every quantity is
+ * formed in log space (log d_i by log-sum-exp, ω_i = W0(e^{ζ_i}) by the Wright omega kernel), so no
+ * point overflows however large z − u is; that is the purpose of the paper's safe starting point
+ * (App. F.3.5, the linear program 22), and here A = 0, the old weights after the ridge shrink, is
+ * already safe: Φ(0) is finite and its gradient is linear, not exponential, in z − u.
  *
  * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
  * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
