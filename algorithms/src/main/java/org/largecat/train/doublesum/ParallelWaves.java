@@ -1,12 +1,9 @@
 package org.largecat.train.doublesum;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.largecat.Parallel;
+import org.largecat.train.TrainingThreads;
 
 /**
  * Runs a block of work items, each reading and writing a few class rows, with the result of running
@@ -25,8 +22,14 @@ final class ParallelWaves implements AutoCloseable {
     void run(int thread, int[] order, int from, int to);
   }
 
-  private final int threads;
-  private final ExecutorService pool;
+  private final TrainingThreads threads;
+
+  /** A wave's slice for each thread, of the wave being split: order[splitFrom, splitTo). */
+  private final List<Callable<Void>> splitPhase;
+
+  private Slice splitSlice;
+  private int splitFrom;
+  private int splitTo;
   private final int[] lastWave;
   private final int[] lastStamp;
   private int stamp;
@@ -35,23 +38,10 @@ final class ParallelWaves implements AutoCloseable {
   private int[] waveStart = new int[1];
 
   ParallelWaves(int threads, int classes) {
-    this.threads = threads;
+    this.threads = new TrainingThreads(threads);
+    this.splitPhase = this.threads.phase(this::runShare);
     this.lastWave = new int[classes];
     this.lastStamp = new int[classes];
-    this.pool =
-        threads > 1
-            ? Executors.newFixedThreadPool(
-                threads,
-                runnable -> {
-                  Thread t = new Thread(runnable, "largecat-doublesum");
-                  t.setDaemon(true);
-                  return t;
-                })
-            : null;
-  }
-
-  int threads() {
-    return threads;
   }
 
   /**
@@ -98,33 +88,29 @@ final class ParallelWaves implements AutoCloseable {
     for (int w = 0; w < waves; w++) {
       int from = waveStart[w];
       int to = waveStart[w + 1];
-      if (pool == null || to - from < 2 * threads || (to - from) * itemWork < PARALLEL_WORK) {
+      int count = threads.count();
+      if (count == 1 || to - from < 2 * count || (to - from) * itemWork < PARALLEL_WORK) {
         slice.run(0, order, from, to);
       } else {
-        runSplit(slice, from, to);
+        splitSlice = slice;
+        splitFrom = from;
+        splitTo = to;
+        threads.run(splitPhase);
       }
     }
   }
 
-  private void runSplit(Slice slice, int from, int to) {
-    List<Callable<Void>> tasks = new ArrayList<>(threads);
-    for (int r = 0; r < threads; r++) {
-      int thread = r;
-      int lo = from + (int) ((long) (to - from) * r / threads);
-      int hi = from + (int) ((long) (to - from) * (r + 1) / threads);
-      tasks.add(
-          () -> {
-            slice.run(thread, order, lo, hi);
-            return null;
-          });
-    }
-    Parallel.invokeAll(pool, tasks, "training");
+  private void runShare(int thread) {
+    int items = splitTo - splitFrom;
+    splitSlice.run(
+        thread,
+        order,
+        splitFrom + threads.shareStart(items, thread),
+        splitFrom + threads.shareStart(items, thread + 1));
   }
 
   @Override
   public void close() {
-    if (pool != null) {
-      pool.shutdownNow();
-    }
+    threads.close();
   }
 }

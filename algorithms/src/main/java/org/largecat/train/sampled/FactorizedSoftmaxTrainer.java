@@ -1,8 +1,6 @@
 package org.largecat.train.sampled;
 
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.largecat.MemoryBudget;
 import org.largecat.data.Dataset;
@@ -62,12 +60,9 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
   private final double[] squaresBiases;
   private final RowUpdate rowUpdate;
 
+  private final MiniBatchLoop loop;
   private final Worker[] workers;
-  private final List<Callable<Void>> examplePhase;
-  private final List<Callable<Void>> updatePhase;
-  private final TrainingThreads threadPool;
-  private int iteration;
-  private double stepScale = 1;
+  private final Step mode = new Step();
 
   /**
    * Prepares to train {@code model} in place on {@code data} with exact-softmax-sgd; {@link
@@ -87,7 +82,9 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     this.ops = kernels.vectorOps();
     this.classes = data.classes();
     this.rank = model.rank();
-    batches = new BatchOrder(data.rows(), options.batch(), options.seed());
+    int threads = options.threads();
+    loop = new MiniBatchLoop(data.rows(), options, threads);
+    batches = loop.batches;
     batchExamples = batches.examples;
     int batch = batchExamples.length;
     embeddings = new float[Math.multiplyExact(batch, rank)];
@@ -98,47 +95,51 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
     Arrays.fill(ones, 1f);
     everyClass = IntStream.range(0, classes).toArray();
 
-    rowUpdate = new RowUpdate(options, data.rows());
+    rowUpdate = loop.rowUpdate;
     boolean adaptive = rowUpdate.adaptive();
     squaresOutputs = adaptive ? new float[model.outputs().length] : null;
     squaresBiases = adaptive ? new double[classes] : null;
     inputRows =
         new BatchInputRows(data.features(), model, ops, rowUpdate, batch, embeddingGradients);
 
-    int threads = options.threads();
     workers = new Worker[threads];
     for (int r = 0; r < threads; r++) {
       workers[r] = new Worker(r, threads);
     }
-    threadPool = new TrainingThreads(threads);
-    examplePhase = threadPool.phase(t -> workers[t].examples());
-    updatePhase = threadPool.phase(t -> workers[t].update());
   }
 
   @Override
   public int iterationsPerEpoch() {
-    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+    return loop.iterationsPerEpoch();
   }
 
   @Override
   public void scaleStepSize(double factor) {
-    stepScale *= factor;
+    loop.scaleStepSize(factor);
   }
 
   /** Runs one iteration and returns the batch's log-likelihood scaled to the training set. */
   @Override
   public double step() {
-    iteration++;
-    batches.next();
-    threadPool.run(examplePhase);
-    inputRows.bucket(batches.size);
-    rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
-    threadPool.run(updatePhase);
-    double sum = 0;
-    for (Worker w : workers) {
-      sum += w.logLikelihood;
+    return loop.step(mode);
+  }
+
+  /** The iteration's parts: the workers' phases, and the input rows bucketed between them. */
+  private final class Step implements MiniBatchLoop.Mode {
+    @Override
+    public double examples(int thread) {
+      return workers[thread].examples();
     }
-    return data.rows() / (double) batches.size * sum;
+
+    @Override
+    public void betweenPhases() {
+      inputRows.bucket(batches.size);
+    }
+
+    @Override
+    public void update(int thread) {
+      workers[thread].update();
+    }
   }
 
   /** Phase one for a thread's chunk of the batch, phase two for its classes and input rows. */
@@ -157,7 +158,6 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
 
     private final float[] fresh = new float[RowUpdate.BLOCK];
     private final float[] keep = new float[RowUpdate.BLOCK];
-    double logLikelihood;
 
     Worker(int thread, int threads) {
       this.thread = thread;
@@ -167,12 +167,13 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
       biasGradients = new float[endClass - firstClass];
     }
 
-    void examples() {
-      logLikelihood = 0;
-      int from = (int) ((long) batches.size * thread / workers.length);
-      int to = (int) ((long) batches.size * (thread + 1) / workers.length);
+    /** Phase one for the thread's chunk; returns its log-likelihood. */
+    double examples() {
+      double logLikelihood = 0;
+      int from = loop.chunkStart(thread);
+      int to = loop.chunkStart(thread + 1);
       if (from == to) {
-        return;
+        return logLikelihood;
       }
       for (int i = from; i < to; i++) {
         inputRows.embed(batchExamples[i], i, embeddings);
@@ -203,6 +204,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
               embeddingGradients,
               from * rank,
               rank);
+      return logLikelihood;
     }
 
     /** Phase two: the thread's classes, then its share of the touched input rows. */
@@ -211,9 +213,9 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
         updateClasses();
       }
       int touched = inputRows.touched();
-      int lo = (int) ((long) touched * thread / workers.length);
-      int hi = (int) ((long) touched * (thread + 1) / workers.length);
-      inputRows.update(lo, hi, iteration, gradient, fresh, keep);
+      int lo = loop.threads.shareStart(touched, thread);
+      int hi = loop.threads.shareStart(touched, thread + 1);
+      inputRows.update(lo, hi, loop.iteration(), gradient, fresh, keep);
     }
 
     /** −Cᵀ H for the thread's classes by one gemm, their biases' gradient −Cᵀ 1 by a gemv. */
@@ -255,7 +257,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
               biasGradients,
               0);
       // Every class has a gradient every iteration: its last update was the previous iteration.
-      int last = iteration - 1;
+      int last = loop.iteration() - 1;
       for (int j = 0; j < count; j++) {
         rowUpdate.bias(model.biases(), squaresBiases, firstClass + j, biasGradients[j], last);
       }
@@ -281,6 +283,6 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
 
   @Override
   public void close() {
-    threadPool.close();
+    loop.close();
   }
 }

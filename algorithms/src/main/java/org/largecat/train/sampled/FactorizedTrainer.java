@@ -72,13 +72,10 @@ public final class FactorizedTrainer implements Trainer {
   private final int[] classLast;
   private final RowUpdate rowUpdate;
 
+  private final MiniBatchLoop loop;
   private final Worker[] workers;
   private final List<Callable<Void>> gatherPhase;
-  private final List<Callable<Void>> examplePhase;
-  private final List<Callable<Void>> updatePhase;
-  private final TrainingThreads threadPool;
-  private int iteration;
-  private double stepScale = 1;
+  private final Step mode = new Step();
 
   /**
    * Prepares to train {@code model} in place on {@code data}; the model's link must be the
@@ -104,34 +101,31 @@ public final class FactorizedTrainer implements Trainer {
             : null;
     sharedOutputs = shared != null ? new float[Math.multiplyExact(sampled, rank)] : null;
 
-    batches = new BatchOrder(data.rows(), options.batch(), options.seed());
+    int batch = Math.min(options.batch(), data.rows());
+    double meanRow = data.rows() == 0 ? 0 : data.features().storedValues() / (double) data.rows();
+    double work = (double) batch * (2 * slots + 2 * meanRow) * rank;
+    int threads = (int) Math.max(1, Math.min(options.threads(), work / WORK_PER_THREAD));
+    loop = new MiniBatchLoop(data.rows(), options, threads);
+    batches = loop.batches;
     batchExamples = batches.examples;
-    int batch = batchExamples.length;
     embeddings = new float[Math.multiplyExact(batch, rank)];
     embeddingGradients = new float[embeddings.length];
     batchRows = new int[Math.multiplyExact(batch, slots)];
     batchCoef = new float[batchRows.length];
     classBuckets = new Buckets(classes, shared != null ? batch + sampled : batchRows.length);
 
-    rowUpdate = new RowUpdate(options, data.rows());
+    rowUpdate = loop.rowUpdate;
     boolean adaptive = rowUpdate.adaptive();
     squaresOutputs = adaptive ? new float[model.outputs().length] : null;
     squaresBiases = adaptive ? new double[classes] : null;
     classLast = new int[classes];
     inputRows =
         new BatchInputRows(data.features(), model, ops, rowUpdate, batch, embeddingGradients);
-
-    double meanRow = data.rows() == 0 ? 0 : data.features().storedValues() / (double) data.rows();
-    double work = (double) batch * (2 * slots + 2 * meanRow) * rank;
-    int threads = (int) Math.max(1, Math.min(options.threads(), work / WORK_PER_THREAD));
     workers = new Worker[threads];
     for (int r = 0; r < threads; r++) {
       workers[r] = new Worker(r, (batch + threads - 1) / threads);
     }
-    threadPool = new TrainingThreads(threads);
-    gatherPhase = shared != null ? threadPool.phase(t -> workers[t].gather()) : null;
-    examplePhase = threadPool.phase(t -> workers[t].examples());
-    updatePhase = threadPool.phase(t -> workers[t].update());
+    gatherPhase = shared != null ? loop.threads.phase(t -> workers[t].gather()) : null;
   }
 
   /**
@@ -167,12 +161,12 @@ public final class FactorizedTrainer implements Trainer {
 
   @Override
   public int iterationsPerEpoch() {
-    return (data.rows() + batchExamples.length - 1) / batchExamples.length;
+    return loop.iterationsPerEpoch();
   }
 
   @Override
   public void scaleStepSize(double factor) {
-    stepScale *= factor;
+    loop.scaleStepSize(factor);
   }
 
   /** The threads a batch keeps busy. */
@@ -182,21 +176,33 @@ public final class FactorizedTrainer implements Trainer {
 
   @Override
   public double step() {
-    iteration++;
-    batches.next();
-    if (shared != null) {
-      shared.draw(options.seed(), iteration, model.biases());
-      threadPool.run(gatherPhase);
+    return loop.step(mode);
+  }
+
+  /** The iteration's parts: shared mode's class set and gather, then the workers' phases. */
+  private final class Step implements MiniBatchLoop.Mode {
+    @Override
+    public void beforeExamples() {
+      if (shared != null) {
+        shared.draw(options.seed(), loop.iteration(), model.biases());
+        loop.threads.run(gatherPhase);
+      }
     }
-    threadPool.run(examplePhase);
-    bucketRows();
-    rowUpdate.prepare(iteration, batches.epoch(), batches.size, stepScale);
-    threadPool.run(updatePhase);
-    double sum = 0;
-    for (Worker w : workers) {
-      sum += w.boundSum;
+
+    @Override
+    public double examples(int thread) {
+      return workers[thread].examples();
     }
-    return data.rows() / (double) batches.size * sum;
+
+    @Override
+    public void betweenPhases() {
+      bucketRows();
+    }
+
+    @Override
+    public void update(int thread) {
+      workers[thread].update();
+    }
   }
 
   /**
@@ -248,7 +254,6 @@ public final class FactorizedTrainer implements Trainer {
 
     private final float[] fresh = new float[RowUpdate.BLOCK];
     private final float[] keep = new float[RowUpdate.BLOCK];
-    double boundSum;
 
     Worker(int thread, int chunk) {
       this.thread = thread;
@@ -275,24 +280,20 @@ public final class FactorizedTrainer implements Trainer {
     }
 
     private void embedChunk() {
-      for (int i = chunkStart(thread); i < chunkStart(thread + 1); i++) {
+      for (int i = loop.chunkStart(thread); i < loop.chunkStart(thread + 1); i++) {
         inputRows.embed(batchExamples[i], i, embeddings);
       }
     }
 
-    /** Where thread t's chunk of the batch starts. */
-    private int chunkStart(int t) {
-      return (int) ((long) batches.size * t / workers.length);
-    }
-
-    void examples() {
-      boundSum = 0;
-      int from = chunkStart(thread);
-      int to = chunkStart(thread + 1);
+    /** Phase one for the thread's chunk; returns its Σ L̂_n. */
+    double examples() {
+      int from = loop.chunkStart(thread);
+      int to = loop.chunkStart(thread + 1);
       if (shared != null) {
-        sharedExamples(from, to);
-        return;
+        return sharedExamples(from, to);
       }
+      double boundSum = 0;
+      int iteration = loop.iteration();
       embedChunk();
       float[] u = model.outputs();
       double[] b = model.biases();
@@ -313,6 +314,7 @@ public final class FactorizedTrainer implements Trainer {
         ops.gatherAxpy(
             u, classes, rank, batchRows, base, slots, coef, 0, embeddingGradients, i * rank);
       }
+      return boundSum;
     }
 
     /**
@@ -320,12 +322,14 @@ public final class FactorizedTrainer implements Trainer {
      * offsets of S's classes; ∂L/∂H = C · U_S (plus the labels' rows) and the shared rows' gradient
      * Cᵀ · H two more.
      */
-    private void sharedExamples(int from, int to) {
+    private double sharedExamples(int from, int to) {
+      double boundSum = 0;
+      int iteration = loop.iteration();
       int count = to - from;
       Arrays.fill(sharedCoefSum, 0);
       if (count == 0) {
         Arrays.fill(sharedGradient, 0f); // phase two adds every thread's
-        return;
+        return boundSum;
       }
       float[] u = model.outputs();
       double[] b = model.biases();
@@ -405,19 +409,25 @@ public final class FactorizedTrainer implements Trainer {
               sharedGradient,
               0,
               rank);
+      return boundSum;
     }
 
     /** Phase two: the thread's share of the touched output rows, then of the input rows. */
     void update() {
       int classRows = classBuckets.touchedCount;
       int touched = classRows + inputRows.touched();
-      int lo = (int) ((long) touched * thread / workers.length);
-      int hi = (int) ((long) touched * (thread + 1) / workers.length);
+      int lo = loop.threads.shareStart(touched, thread);
+      int hi = loop.threads.shareStart(touched, thread + 1);
       for (int block = lo; block < Math.min(hi, classRows); block += RowUpdate.BLOCK) {
         updateClasses(block, Math.min(block + RowUpdate.BLOCK, Math.min(hi, classRows)));
       }
       inputRows.update(
-          Math.max(lo, classRows) - classRows, hi - classRows, iteration, gradient, fresh, keep);
+          Math.max(lo, classRows) - classRows,
+          hi - classRows,
+          loop.iteration(),
+          gradient,
+          fresh,
+          keep);
     }
 
     /**
@@ -456,7 +466,7 @@ public final class FactorizedTrainer implements Trainer {
           }
         }
         int last = classLast[k];
-        classLast[k] = iteration;
+        classLast[k] = loop.iteration();
         rowUpdate.bias(model.biases(), squaresBiases, k, biasGradient, last);
         rowUpdate.weigh(last, fresh, keep, t - from);
       }
@@ -477,7 +487,7 @@ public final class FactorizedTrainer implements Trainer {
 
   @Override
   public void close() {
-    threadPool.close();
+    loop.close();
   }
 
   /**

@@ -1,4 +1,4 @@
-package org.largecat.train.sampled;
+package org.largecat.train;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,14 +9,15 @@ import java.util.function.IntConsumer;
 import org.largecat.Parallel;
 
 /**
- * The daemon threads a sampled trainer runs its phases on: one task per thread, all awaited. With
- * one thread there is no pool and the single task runs on the caller's thread.
+ * The daemon threads the sampled and double-sum trainers run their phases on: one task per thread,
+ * all awaited. With one thread there is no pool and the single task runs on the caller's thread.
  */
-final class TrainingThreads implements AutoCloseable {
+public final class TrainingThreads implements AutoCloseable {
   private final int threads;
   private final ExecutorService pool;
 
-  TrainingThreads(int threads) {
+  /** Starts {@code threads} daemon threads, or none when there is one. */
+  public TrainingThreads(int threads) {
     this.threads = threads;
     pool =
         threads > 1
@@ -30,8 +31,21 @@ final class TrainingThreads implements AutoCloseable {
             : null;
   }
 
+  /** How many threads run each phase. */
+  public int count() {
+    return threads;
+  }
+
+  /**
+   * Where thread {@code thread}'s contiguous share of {@code items} items starts; thread {@link
+   * #count()} gives the end.
+   */
+  public int shareStart(int items, int thread) {
+    return (int) ((long) items * thread / threads);
+  }
+
   /** A phase that runs {@code task} once for each thread index, built once and run each step. */
-  List<Callable<Void>> phase(IntConsumer task) {
+  public List<Callable<Void>> phase(IntConsumer task) {
     List<Callable<Void>> phase = new ArrayList<>(threads);
     for (int t = 0; t < threads; t++) {
       int thread = t;
@@ -45,7 +59,7 @@ final class TrainingThreads implements AutoCloseable {
   }
 
   /** Runs every task of the phase and waits for them; a task's exception is rethrown. */
-  void run(List<Callable<Void>> phase) {
+  public void run(List<Callable<Void>> phase) {
     if (pool == null) {
       try {
         phase.get(0).call();
