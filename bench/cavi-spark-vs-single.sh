@@ -19,7 +19,7 @@ export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 mkdir -p "$here/target" "$here/results"
 classpath="$here/target/cavi-spark-classpath.txt"
 (cd "$root" && ./mvnw -B -q -o package dependency:build-classpath -pl bench -am -DskipTests \
-  -Dlargecat.fuzz.skip=true -Dmdep.outputFile="$classpath" -Dmdep.includeScope=provided)
+  -Dlargecat.fuzz.skip=true -Dmaven.javadoc.skip=true -Dmdep.outputFile="$classpath" -Dmdep.includeScope=provided)
 # shellcheck source=../bin/jvm-options.sh
 source "$root/bin/jvm-options.sh"
 largecat_jvm_options

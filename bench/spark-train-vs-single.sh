@@ -23,7 +23,7 @@ source "$root/bin/openblas-env.sh"
 largecat_openblas_coretype
 export OPENBLAS_NUM_THREADS=1
 ./mvnw -B -q -o package dependency:build-classpath -pl bench -am -DskipTests \
-  -Dlargecat.fuzz.skip=true -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=provided \
+  -Dlargecat.fuzz.skip=true -Dmaven.javadoc.skip=true -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=provided \
   > "$out/build.log"
 classpath="$here/target/classes:$(cat "$out/classpath.txt")"
 # shellcheck source=../bin/jvm-options.sh

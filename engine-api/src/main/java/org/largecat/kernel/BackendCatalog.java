@@ -38,7 +38,10 @@ public final class BackendCatalog {
     };
   }
 
-  /** Which module each standard backend comes from, for the "not on the class path" fix. */
+  /** The reason of a standard backend whose module is missing from the class path. */
+  static final String NOT_ON_CLASS_PATH = "not on the class path";
+
+  /** Which artifact each standard backend comes from, for the "not on the class path" fix. */
   private static final Map<String, String> MODULES =
       Map.of(
           "native",
@@ -116,8 +119,11 @@ public final class BackendCatalog {
               : new Entry(
                   name,
                   null,
-                  "not on the class path",
-                  "add the largecat module " + MODULES.get(name) + " to the class path"));
+                  NOT_ON_CLASS_PATH,
+                  "add org.largecat:"
+                      + MODULES.get(name)
+                      + " to the class path (depending on org.largecat:largecat brings every"
+                      + " backend)"));
     }
     for (String name : found.keySet()) {
       entries.putIfAbsent(name, null);

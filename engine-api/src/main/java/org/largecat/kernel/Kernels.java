@@ -1,6 +1,9 @@
 package org.largecat.kernel;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -9,9 +12,10 @@ import java.util.Map;
  * -Dlargecat.backend} (or the environment variable {@code LARGECAT_BACKEND}), default {@code auto}.
  * {@code auto} takes, per family, the first available backend in {@link BackendCatalog#autoOrder};
  * naming a backend takes its families and inherits the rest as {@code auto} would; naming a backend
- * that cannot run is an error. With {@code -Dlargecat.check=true} every call is recomputed by the
- * scalar reference and a disagreement beyond the stated bounds throws {@link
- * KernelDisagreementException}.
+ * that cannot run is an error. A family left to the scalar reference because a faster backend is
+ * missing or cannot run is logged at WARNING with the fix; the choice itself at INFO. With {@code
+ * -Dlargecat.check=true} every call is recomputed by the scalar reference and a disagreement beyond
+ * the stated bounds throws {@link KernelDisagreementException}.
  */
 public final class Kernels {
   public static final String BACKEND_PROPERTY = "largecat.backend";
@@ -56,29 +60,66 @@ public final class Kernels {
     private static Kernels fromEnvironment() {
       BackendCatalog catalog = catalog();
       Kernels k = select(catalog, requestedBackend(), Boolean.getBoolean(CHECK_PROPERTY));
-      for (String name : catalog.names()) {
-        BackendCatalog.Entry e = catalog.probed(name);
-        if (e == null) {
-          continue;
-        }
-        if (!e.available() && !"not on the class path".equals(e.reason())) {
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "largecat backend "
-                  + e.name()
-                  + " is unavailable: "
-                  + e.reason()
-                  + "; to use it: "
-                  + e.fix());
-        } else if (e.available() && e.families().warning() != null) {
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "largecat backend " + e.name() + ": " + e.families().warning());
-        }
+      for (String warning : warnings(catalog, k)) {
+        LOG.log(System.Logger.Level.WARNING, warning);
       }
       LOG.log(System.Logger.Level.INFO, k.report(catalog));
       return k;
     }
+  }
+
+  /**
+   * What a selection logs at WARNING, each line with its fix: first every backend that would run a
+   * family the scalar reference runs instead (it is missing from the class path or cannot run
+   * here), naming those families, unless scalar was requested; then every other backend that was
+   * probed and cannot run here, and every one that runs degraded. A faster backend that is merely
+   * not on the class path while another covers its families goes only into the INFO report.
+   */
+  static List<String> warnings(BackendCatalog catalog, Kernels k) {
+    Map<String, List<String>> fallbacks = new LinkedHashMap<>();
+    for (KernelFamily family : KernelFamily.values()) {
+      if (!"scalar".equals(k.backendOf(family)) || "scalar".equals(k.request)) {
+        continue;
+      }
+      for (String name : BackendCatalog.autoOrder(family)) {
+        if (name.equals("scalar")) {
+          break;
+        }
+        BackendCatalog.Entry e = catalog.probed(name);
+        if (e != null && !e.available()) {
+          fallbacks.computeIfAbsent(name, n -> new ArrayList<>()).add(family.label());
+        }
+      }
+    }
+    List<String> warnings = new ArrayList<>();
+    for (String name : catalog.names()) {
+      BackendCatalog.Entry e = catalog.probed(name);
+      if (e == null) {
+        continue;
+      }
+      if (fallbacks.containsKey(name)) {
+        warnings.add(
+            "largecat kernels: "
+                + String.join(", ", fallbacks.get(name))
+                + " fall back to the slow scalar reference: backend "
+                + name
+                + " is unavailable: "
+                + e.reason()
+                + "; to use it: "
+                + e.fix());
+      } else if (!e.available() && !BackendCatalog.NOT_ON_CLASS_PATH.equals(e.reason())) {
+        warnings.add(
+            "largecat backend "
+                + name
+                + " is unavailable: "
+                + e.reason()
+                + "; to use it: "
+                + e.fix());
+      } else if (e.available() && e.families().warning() != null) {
+        warnings.add("largecat backend " + name + ": " + e.families().warning());
+      }
+    }
+    return warnings;
   }
 
   /** The catalog of backends discovered on this JVM's class path, loaded once. */

@@ -247,4 +247,41 @@ class BackendSelectionTest {
         IllegalStateException.class,
         () -> BackendCatalog.of(List.of(new ScalarBackend(), new ScalarBackend())));
   }
+
+  @Test
+  void aFamilyLeftToScalarBecauseAFasterBackendIsMissingOrCannotRunIsAWarningWithTheFix() {
+    // engine-api alone, as when a program has algorithms but none of the backend jars.
+    BackendCatalog alone = BackendCatalog.of(List.of(new ScalarBackend()));
+    List<String> warnings = Kernels.warnings(alone, Kernels.select(alone, "auto", false));
+    assertEquals(4, warnings.size(), warnings::toString);
+    String simd = warnings.get(1);
+    assertTrue(
+        simd.contains(
+                "vector-ops, special-functions, implicit-updates, matrix-ops fall back to the slow"
+                    + " scalar reference: backend simd is unavailable: not on the class path")
+            && simd.contains("add org.largecat:engine-simd")
+            && simd.contains("org.largecat:largecat"),
+        simd);
+    assertEquals(
+        List.of(), Kernels.warnings(alone, Kernels.select(alone, "scalar", false)), "asked for");
+
+    // A backend that cannot run is a warning whether or not scalar takes its families; one merely
+    // missing while another covers its families is not.
+    BackendCatalog covered =
+        BackendCatalog.of(List.of(new ScalarBackend(), unavailable("native"), complete("simd")));
+    assertEquals(
+        List.of(
+            "largecat backend native is unavailable: the test says so; to use it: nothing to fix"),
+        Kernels.warnings(covered, Kernels.select(covered, "auto", false)));
+    BackendCatalog uncovered =
+        BackendCatalog.of(List.of(new ScalarBackend(), unavailable("native"), partial("simd")));
+    List<String> partly = Kernels.warnings(uncovered, Kernels.select(uncovered, "auto", false));
+    assertTrue(
+        partly
+            .get(0)
+            .startsWith(
+                "largecat kernels: vector-ops, implicit-updates, matrix-ops fall back to the slow"
+                    + " scalar reference: backend native is unavailable: the test says so"),
+        partly::toString);
+  }
 }
