@@ -29,6 +29,7 @@ class LayoutTest {
     "org.largecat.model",
     "org.largecat.train..",
     "org.largecat.eval",
+    "org.largecat.fit",
     "org.largecat.cb",
     "org.largecat.synth"
   };
