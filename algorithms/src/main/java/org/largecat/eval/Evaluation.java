@@ -150,7 +150,7 @@ public final class Evaluation {
                     int i = row - first;
                     int y = labels[row];
                     logP[i] = predictor.logProbability(psi, y);
-                    int rank = Predictor.rank(psi, y);
+                    int rank = Predictor.rank(psi, y, topK);
                     top1[i] = rank == 0;
                     topKHit[i] = rank < topK;
                   });

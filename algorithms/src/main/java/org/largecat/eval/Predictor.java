@@ -579,6 +579,21 @@ public final class Predictor {
     return above;
   }
 
+  /**
+   * min(rank(psi, y), limit): the count stops at {@code limit}, so a label far down the ranking
+   * costs a few classes rather than all K.
+   */
+  public static int rank(double[] psi, int y, int limit) {
+    int above = 0;
+    double target = psi[y];
+    for (int k = 0; k < psi.length; k++) {
+      if ((psi[k] > target || (psi[k] == target && k < y)) && ++above >= limit) {
+        return limit;
+      }
+    }
+    return above;
+  }
+
   /** The class of the largest value (ties to the smaller index). */
   public static int best(double[] values) {
     int best = 0;
