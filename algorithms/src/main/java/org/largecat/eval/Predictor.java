@@ -290,11 +290,7 @@ public final class Predictor {
       int rows = Math.min(block, to - first);
       scoreBlock(x, first, rows);
       for (int i = 0; i < rows; i++) {
-        int at = i * classes;
-        for (int k = 0; k < classes; k++) {
-          psi[k] = blockScores[at + k];
-        }
-        addBiases(psi, number(firstExample, first + i - from));
+        withBiases(blockScores, i * classes, psi, number(firstExample, first + i - from));
         each.accept(first + i, psi);
       }
     }
@@ -432,10 +428,27 @@ public final class Predictor {
 
   /** psi[k] += b_k, every result checked finite. */
   private void addBiases(double[] psi, long example) {
+    withBiases(psi, 0, psi, example);
+  }
+
+  /**
+   * psi[k] = scores[at + k] + b_k, then every result checked finite (in a pass of its own, so that
+   * the sums' loop has no branch); scores is float[] or double[].
+   */
+  private void withBiases(Object scores, int at, double[] psi, long example) {
     this.example = example;
     double[] b = model.biases();
+    if (scores instanceof float[] f) {
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = f[at + k] + b[k];
+      }
+    } else {
+      double[] d = (double[]) scores;
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = d[at + k] + b[k];
+      }
+    }
     for (int k = 0; k < psi.length; k++) {
-      psi[k] += b[k];
       if (!Double.isFinite(psi[k])) {
         throw new NonFiniteScoreException(
             (example > 0 ? "example " + example + ": " : "")
