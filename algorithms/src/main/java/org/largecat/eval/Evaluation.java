@@ -21,7 +21,7 @@ import org.largecat.model.ScoreModel;
  *
  * <p>Threads compute the examples' log-probabilities, each a run of whole blocks of {@link
  * Predictor}'s rows; the sum runs in example order, so the result is the same bit for bit for any
- * thread count, and for a file read whole or in blocks of a multiple of {@value Predictor#BLOCK}
+ * thread count, and for a file read whole or in blocks of a multiple of {@link Predictor#blockRows}
  * rows ({@link Accumulator}; any cut, where the gemm's rows do not depend on the rows beside them,
  * as the scalar and simd backends' do not).
  */
@@ -129,26 +129,31 @@ public final class Evaluation {
      */
     private void score(Dataset block, int first, int count) {
       // Chunks of whole blocks: a row's block, and so its gemm, is the same for any thread count.
-      int blocks = (count + Predictor.BLOCK - 1) / Predictor.BLOCK;
+      int rowsPerBlock = Predictor.blockRows(model.classes());
+      int blocks = (count + rowsPerBlock - 1) / rowsPerBlock;
       int parts = Math.min(threads, blocks);
       long firstExample = examples + 1;
+      int[] labels = block.labels();
       List<Callable<Void>> chunks = new ArrayList<>();
       for (int r = 0; r < parts; r++) {
-        int from = (int) Math.min(count, (long) blocks * r / parts * Predictor.BLOCK);
-        int to = (int) Math.min(count, (long) blocks * (r + 1) / parts * Predictor.BLOCK);
+        int from = (int) Math.min(count, (long) blocks * r / parts * rowsPerBlock);
+        int to = (int) Math.min(count, (long) blocks * (r + 1) / parts * rowsPerBlock);
         chunks.add(
             () -> {
               Predictor predictor = new Predictor(model, kernels);
-              double[] psi = new double[model.classes()];
-              for (int i = from; i < to; i++) {
-                int row = first + i;
-                int y = block.labels()[row];
-                predictor.utilities(block.features(), row, firstExample + i, psi);
-                logP[i] = predictor.logProbability(psi, y);
-                int rank = Predictor.rank(psi, y);
-                top1[i] = rank == 0;
-                topKHit[i] = rank < topK;
-              }
+              predictor.forEachRow(
+                  block.features(),
+                  first + from,
+                  first + to,
+                  firstExample + from,
+                  (row, psi) -> {
+                    int i = row - first;
+                    int y = labels[row];
+                    logP[i] = predictor.logProbability(psi, y);
+                    int rank = Predictor.rank(psi, y, topK);
+                    top1[i] = rank == 0;
+                    topKHit[i] = rank < topK;
+                  });
               return null;
             });
       }

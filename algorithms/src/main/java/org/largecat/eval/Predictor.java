@@ -2,29 +2,42 @@ package org.largecat.eval;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Objects;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
+import org.largecat.kernel.VectorOps;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
 
 /**
- * The class probabilities of a {@link ScoreModel} for one example at a time: all K utilities ψ = W
- * x + b ({@link LinearModel}) or ψ = U h + b with h = Σ_j x_j v_j ({@link FactorizedModel}), by one
- * float gemm for a block of {@value #BLOCK} consecutive rows, then the link's log-probabilities —
- * closed form for the softmax (the log-normaliser summed in double), {@link UtilityModelQuadrature}
- * for probit and logistic. One per thread; reused.
+ * The utilities and class log-probabilities of a {@link ScoreModel}: all K utilities ψ = W x + b
+ * ({@link LinearModel}) or ψ = U h + b with h = Σ_j x_j v_j ({@link FactorizedModel}), then the
+ * link's log-probabilities — closed form for the softmax (the log-normaliser summed in double),
+ * {@link UtilityModelQuadrature} for probit and logistic.
+ *
+ * <p>One example ({@link #utilities(Features, int, long, double[])} and the array forms): one
+ * gather-dot of x (or h) against every row of W (or U), summed in double. Many ({@link
+ * #forEachRow}): blocks of {@link #blockRows} consecutive rows, each by float gemms (X_B Wᵀ, or H =
+ * X_B V then H Uᵀ), computed and used within that one call. Nothing is remembered between calls, so
+ * a buffer refilled between calls is scored afresh.
+ *
+ * <p>Shapes are checked at each public entry (D columns, K utilities) with messages that name the
+ * model's K and D. One per thread: its scratch is not shared ({@code org.largecat.fit.Classifier}
+ * keeps one per thread).
  */
 public final class Predictor {
   /**
-   * Rows whose utilities are computed at once: their left operands (the rows of X, or their h(x))
-   * are a block, and their utilities one gemm with W or U, which runs at the machine's gemm speed
-   * where one gather-dot per row would stream W or U once per example.
+   * The most rows a block holds; fewer when K is so large that their float utilities would pass
+   * {@link #BLOCK_CELLS}.
    */
-  static final int BLOCK = 32;
+  static final int BLOCK = 128;
+
+  /** The float utilities one block may hold, 8 MB. */
+  private static final int BLOCK_CELLS = 1 << 21;
 
   /**
    * A linear model's sparse rows are copied into a dense block for the gemm when they store at
@@ -33,32 +46,39 @@ public final class Predictor {
    */
   private static final int DENSE_ENOUGH = 100;
 
+  /** What {@link #forEachRow} hands each row's utilities to. */
+  @FunctionalInterface
+  public interface RowConsumer {
+    /** {@code psi} holds row {@code row}'s K utilities until this returns. */
+    void accept(int row, double[] psi);
+  }
+
   private final ScoreModel model;
   private final Kernels kernels;
-
-  /** The block's left operand when it is not x's own storage: H, or sparse rows made dense. */
-  private float[] left;
-
-  /** The utilities without the biases of rows [blockFirst, blockFirst + blockRows) of blockOf. */
-  private float[] blockScores = new float[0];
-
-  private Features blockOf;
-  private int blockFirst;
-  private int blockRows;
-
   private final int[] allClasses;
   private final UtilityModelQuadrature quadrature;
 
+  /** One example's h, r wide (factorized models). */
+  private final float[] embedding;
+
+  /** A block's left operand when it is not x's own storage: sparse rows made dense, or H. */
+  private float[] left = new float[0];
+
+  /** A block's utilities without the biases, rows × K. */
+  private float[] blockScores = new float[0];
+
+  /** The utilities {@link #forEachRow} hands on. */
+  private double[] rowPsi = new double[0];
+
   /**
-   * The 1-based number of the example whose utilities were computed last (0: none), for the
-   * messages.
+   * The 1-based number of the example whose utilities were computed last (0: none or not numbered),
+   * for the messages.
    */
   private long example;
 
   public Predictor(ScoreModel model, Kernels kernels) {
-    this.model = model;
-    this.left = model instanceof FactorizedModel f ? new float[BLOCK * f.rank()] : new float[0];
-    this.kernels = kernels;
+    this.model = Objects.requireNonNull(model, "model");
+    this.kernels = Objects.requireNonNull(kernels, "kernels");
     this.quadrature =
         model.link() == Link.SOFTMAX
             ? null
@@ -68,11 +88,31 @@ public final class Predictor {
     for (int k = 0; k < allClasses.length; k++) {
       allClasses[k] = k;
     }
+    this.embedding = new float[model instanceof FactorizedModel f ? f.rank() : 0];
+  }
+
+  /** The model this scores. */
+  public ScoreModel model() {
+    return model;
+  }
+
+  /**
+   * Rows of a block of {@link #forEachRow} for K classes: a power of two, at most {@value #BLOCK},
+   * whose float utilities fit 8 MB. A power of two divides every power-of-two cut of a data set of
+   * at least {@value #BLOCK} rows, so such cuts keep the blocks.
+   */
+  public static int blockRows(int classes) {
+    int rows = BLOCK;
+    while (rows > 1 && (long) rows * classes > BLOCK_CELLS) {
+      rows /= 2;
+    }
+    return rows;
   }
 
   /**
    * psi[k] = ψ_k(x_row) for every class: w_k · x_row + b_k, or u_k · h(x_row) + b_k.
    *
+   * @throws IllegalArgumentException if x does not have the model's D columns or psi its K elements
    * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features
    *     overflow)
    */
@@ -82,45 +122,182 @@ public final class Predictor {
 
   /**
    * As {@link #utilities(Features, int, double[])}, where {@code example} is the row's 1-based
-   * number in its file (the row of a block is not), which an error names. The block holds the rows
-   * from {@code row} on when {@code row} is outside the last one.
+   * number in its file, which an error names (0: none).
    */
   public void utilities(Features x, int row, long example, double[] psi) {
-    this.example = example;
-    if (model instanceof LinearModel linear && !blocked(x)) {
-      x.gatherDot(
-          kernels.vectorOps(),
-          linear.weights(),
-          linear.classes(),
-          row,
-          allClasses,
-          0,
-          allClasses.length,
-          psi,
-          0);
-    } else {
-      if (x != blockOf || row < blockFirst || row >= blockFirst + blockRows) {
-        scoreBlock(x, row);
+    requireColumns(x.columns(), "the features have");
+    Objects.checkIndex(row, x.rows());
+    requireClasses(psi, "psi");
+    switch (x) {
+      case DenseFeatures d -> dense(d.values(), row * model.columns(), psi);
+      case SparseFeatures s ->
+          sparse(s.indices(), s.values(), s.indptr()[row], s.rowLength(row), psi);
+    }
+    addBiases(psi, example);
+  }
+
+  /**
+   * psi = ψ(x) for the dense example x[xOff, xOff + D); {@code example} as in {@link
+   * #utilities(Features, int, long, double[])}.
+   */
+  public void utilities(float[] x, int xOff, long example, double[] psi) {
+    Objects.checkFromIndexSize(xOff, model.columns(), x.length);
+    requireClasses(psi, "psi");
+    dense(x, xOff, psi);
+    addBiases(psi, example);
+  }
+
+  /**
+   * psi = ψ(x) for the sparse example whose values[off + i] sits in column indices[off + i], i <
+   * count, the columns strictly increasing and in [0, D).
+   *
+   * @throws IllegalArgumentException naming the first column out of range or out of order
+   */
+  public void utilities(
+      int[] indices, float[] values, int off, int count, long example, double[] psi) {
+    Objects.checkFromIndexSize(off, count, indices.length);
+    Objects.checkFromIndexSize(off, count, values.length);
+    requireClasses(psi, "psi");
+    for (int i = off; i < off + count; i++) {
+      if (indices[i] < 0 || indices[i] >= model.columns()) {
+        throw shapeError(
+            "indices["
+                + (i - off)
+                + "] = "
+                + indices[i]
+                + " is not a feature in [0, D = "
+                + model.columns()
+                + ")");
       }
-      int at = (row - blockFirst) * psi.length;
-      for (int k = 0; k < psi.length; k++) {
-        psi[k] = blockScores[at + k];
+      if (i > off && indices[i] <= indices[i - 1]) {
+        throw shapeError(
+            "indices["
+                + (i - off)
+                + "] = "
+                + indices[i]
+                + " follows "
+                + indices[i - 1]
+                + "; give the columns in increasing order, each once (add up repeated ones)");
       }
     }
-    double[] b = model.biases();
-    for (int k = 0; k < psi.length; k++) {
-      psi[k] += b[k];
-      if (!Double.isFinite(psi[k])) {
-        throw new NonFiniteScoreException(
-            "example "
-                + example
-                + ": the score of class "
-                + k
-                + " is "
-                + psi[k]
-                + "; the model's weights or the example's features are too large (or not finite)");
+    sparse(indices, values, off, count, psi);
+    addBiases(psi, example);
+  }
+
+  /** psi = the utilities of the dense x[xOff, xOff + D) without the biases. */
+  private void dense(float[] x, int xOff, double[] psi) {
+    VectorOps ops = kernels.vectorOps();
+    int columns = model.columns();
+    switch (model) {
+      case LinearModel linear -> {
+        if (columns == 0) {
+          Arrays.fill(psi, 0.0);
+        } else {
+          ops.gatherDot(
+              linear.weights(), psi.length, columns, allClasses, 0, psi.length, x, xOff, psi, 0);
+        }
+      }
+      case FactorizedModel f -> {
+        Arrays.fill(embedding, 0f);
+        for (int j = 0; j < columns; j++) {
+          if (x[xOff + j] != 0) {
+            ops.axpy(embedding.length, x[xOff + j], f.inputs(), j * embedding.length, embedding, 0);
+          }
+        }
+        outputs(f, psi);
       }
     }
+  }
+
+  /** psi = the utilities of a sparse row (checked) without the biases. */
+  private void sparse(int[] indices, float[] values, int off, int count, double[] psi) {
+    VectorOps ops = kernels.vectorOps();
+    int columns = model.columns();
+    switch (model) {
+      case LinearModel linear -> {
+        if (columns == 0) {
+          Arrays.fill(psi, 0.0);
+        } else {
+          ops.gatherDotSparse(
+              linear.weights(),
+              psi.length,
+              columns,
+              allClasses,
+              0,
+              psi.length,
+              indices,
+              values,
+              off,
+              count,
+              psi,
+              0);
+        }
+      }
+      case FactorizedModel f -> {
+        Arrays.fill(embedding, 0f);
+        if (count > 0) {
+          ops.gatherAxpy(
+              f.inputs(),
+              columns,
+              embedding.length,
+              indices,
+              off,
+              count,
+              values,
+              off,
+              embedding,
+              0);
+        }
+        outputs(f, psi);
+      }
+    }
+  }
+
+  /** psi[k] = u_k · h for the example's h in {@link #embedding}. */
+  private void outputs(FactorizedModel f, double[] psi) {
+    kernels
+        .vectorOps()
+        .gatherDot(
+            f.outputs(), psi.length, f.rank(), allClasses, 0, psi.length, embedding, 0, psi, 0);
+  }
+
+  /**
+   * Hands the utilities of rows [from, to) of x to {@code each}, in order: {@link #blockRows} rows
+   * at a time by gemm, except a linear model's very sparse rows, which go one gather-dot each. Row
+   * {@code from} is example {@code firstExample} (1-based; 0: not numbered) for the messages. The
+   * rows of a block start at from + a multiple of {@link #blockRows}.
+   *
+   * @throws IllegalArgumentException if x does not have the model's D columns
+   * @throws NonFiniteScoreException naming the first example with a NaN or infinite score
+   */
+  public void forEachRow(Features x, int from, int to, long firstExample, RowConsumer each) {
+    requireColumns(x.columns(), "the features have");
+    Objects.checkFromToIndex(from, to, x.rows());
+    int classes = model.classes();
+    if (rowPsi.length != classes) {
+      rowPsi = new double[classes];
+    }
+    double[] psi = rowPsi;
+    if (model instanceof LinearModel && !blocked(x)) {
+      for (int row = from; row < to; row++) {
+        utilities(x, row, number(firstExample, row - from), psi);
+        each.accept(row, psi);
+      }
+      return;
+    }
+    int block = blockRows(classes);
+    for (int first = from; first < to; first += block) {
+      int rows = Math.min(block, to - first);
+      scoreBlock(x, first, rows);
+      for (int i = 0; i < rows; i++) {
+        withBiases(blockScores, i * classes, psi, number(firstExample, first + i - from));
+        each.accept(first + i, psi);
+      }
+    }
+  }
+
+  private static long number(long first, int offset) {
+    return first > 0 ? first + offset : 0;
   }
 
   /**
@@ -134,18 +311,15 @@ public final class Predictor {
   }
 
   /**
-   * The utilities without biases of x's rows from {@code first} on, as many as the block holds: one
-   * gemm of the block's left operand (X_B, or H) with W (or U) transposed.
+   * {@link #blockScores} = the utilities without biases of x's rows [first, first + rows): one gemm
+   * of the block's left operand (X_B, or H = X_B V) with W (or U) transposed.
    */
-  private void scoreBlock(Features x, int first) {
-    blockOf = x;
-    blockFirst = first;
-    blockRows = Math.min(BLOCK, x.rows() - first);
+  private void scoreBlock(Features x, int first, int rows) {
     int classes = model.classes();
-    if (blockScores.length == 0) {
-      blockScores = new float[Math.multiplyExact(BLOCK, classes)];
+    if (blockScores.length < rows * classes) {
+      blockScores = new float[Math.multiplyExact(blockRows(classes), classes)];
     }
-    float[] a = left;
+    float[] a;
     int aOff = 0;
     int inner;
     float[] right;
@@ -158,20 +332,17 @@ public final class Predictor {
             a = d.values();
             aOff = first * inner;
           }
-          case SparseFeatures sparse -> a = denseRows(sparse, first);
+          case SparseFeatures sparse -> a = denseRows(sparse, first, rows);
         }
       }
       case FactorizedModel f -> {
         inner = f.rank();
         right = f.outputs();
-        Arrays.fill(a, 0f);
-        for (int i = 0; i < blockRows; i++) {
-          x.embed(kernels.vectorOps(), f.inputs(), inner, first + i, a, i * inner);
-        }
+        a = embeddings(f, x, first, rows);
       }
     }
     if (inner == 0) {
-      Arrays.fill(blockScores, 0f);
+      Arrays.fill(blockScores, 0, rows * classes, 0f);
       return;
     }
     kernels
@@ -179,7 +350,7 @@ public final class Predictor {
         .gemm(
             false,
             true,
-            blockRows,
+            rows,
             classes,
             inner,
             1f,
@@ -195,30 +366,113 @@ public final class Predictor {
             classes);
   }
 
-  /** The block's sparse rows written densely into {@link #left} (made D wide when it is not). */
-  private float[] denseRows(SparseFeatures x, int first) {
+  /** The block's sparse rows written densely into {@link #left}. */
+  private float[] denseRows(SparseFeatures x, int first, int rows) {
     int columns = x.columns();
-    int size = Math.multiplyExact(BLOCK, columns);
-    if (left.length < size) {
-      left = new float[size];
-    }
-    Arrays.fill(left, 0, blockRows * columns, 0f);
+    float[] dense = left(rows, columns);
+    Arrays.fill(dense, 0, rows * columns, 0f);
     int[] indptr = x.indptr();
-    for (int i = 0; i < blockRows; i++) {
+    for (int i = 0; i < rows; i++) {
       for (int j = indptr[first + i]; j < indptr[first + i + 1]; j++) {
-        left[i * columns + x.indices()[j]] = x.values()[j];
+        dense[i * columns + x.indices()[j]] = x.values()[j];
       }
     }
+    return dense;
+  }
+
+  /**
+   * H = X_B V, rows × r, in {@link #left}: one gemm for dense rows, one gather-axpy of the stored
+   * columns' embeddings per sparse row.
+   */
+  private float[] embeddings(FactorizedModel f, Features x, int first, int rows) {
+    int rank = f.rank();
+    int columns = f.columns();
+    float[] h = left(rows, rank);
+    if (x instanceof DenseFeatures d && columns > 0) {
+      kernels
+          .matrixOps()
+          .gemm(
+              false,
+              false,
+              rows,
+              rank,
+              columns,
+              1f,
+              d.values(),
+              first * columns,
+              columns,
+              f.inputs(),
+              0,
+              rank,
+              0f,
+              h,
+              0,
+              rank);
+    } else {
+      Arrays.fill(h, 0, rows * rank, 0f);
+      for (int i = 0; i < rows; i++) {
+        x.embed(kernels.vectorOps(), f.inputs(), rank, first + i, h, i * rank);
+      }
+    }
+    return h;
+  }
+
+  /** {@link #left}, grown to hold a block of {@link #blockRows} rows of {@code width}. */
+  private float[] left(int rows, int width) {
+    long size = (long) Math.max(rows, blockRows(model.classes())) * width;
+    if (left.length < size) {
+      left = new float[Math.toIntExact(size)];
+    }
     return left;
+  }
+
+  /** psi[k] += b_k, every result checked finite. */
+  private void addBiases(double[] psi, long example) {
+    withBiases(psi, 0, psi, example);
+  }
+
+  /**
+   * psi[k] = scores[at + k] + b_k, then every result checked finite (in a pass of its own, so that
+   * the sums' loop has no branch); scores is float[] or double[].
+   */
+  private void withBiases(Object scores, int at, double[] psi, long example) {
+    this.example = example;
+    double[] b = model.biases();
+    if (scores instanceof float[] f) {
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = f[at + k] + b[k];
+      }
+    } else {
+      double[] d = (double[]) scores;
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = d[at + k] + b[k];
+      }
+    }
+    for (int k = 0; k < psi.length; k++) {
+      if (!Double.isFinite(psi[k])) {
+        throw new NonFiniteScoreException(
+            (example > 0 ? "example " + example + ": " : "")
+                + "the score of class "
+                + k
+                + " is "
+                + psi[k]
+                + "; the model's weights or the example's features are too large (or not finite)");
+      }
+    }
   }
 
   /**
    * log p(y | ψ) under the model's link.
    *
+   * @throws IllegalArgumentException if psi does not hold K utilities or y is not a class
    * @throws ArithmeticException naming the example when the utilities are outside the quadrature's
    *     domain
    */
   public double logProbability(double[] psi, int y) {
+    requireClasses(psi, "psi");
+    if (y < 0 || y >= psi.length) {
+      throw shapeError("label " + y + " is not a class in [0, K = " + psi.length + ")");
+    }
     return switch (model.link()) {
       case SOFTMAX -> psi[y] - kernels.vectorOps().logSumExp(psi.length, psi, 0);
       case PROBIT, LOGISTIC -> {
@@ -234,10 +488,13 @@ public final class Predictor {
   /**
    * out[k] = log p(k | ψ) for every class.
    *
+   * @throws IllegalArgumentException if psi or out does not hold K values
    * @throws ArithmeticException naming the example when the utilities are outside the quadrature's
    *     domain
    */
   public void logProbabilities(double[] psi, double[] out) {
+    requireClasses(psi, "psi");
+    requireClasses(out, "out");
     switch (model.link()) {
       case SOFTMAX -> {
         double logZ = kernels.vectorOps().logSumExp(psi.length, psi, 0);
@@ -283,6 +540,46 @@ public final class Predictor {
     return told;
   }
 
+  private void requireColumns(int given, String what) {
+    if (given != model.columns()) {
+      throw shapeError(
+          what
+              + " "
+              + given
+              + " columns; give exactly D = "
+              + model.columns()
+              + " features per example, in the order the model was trained on");
+    }
+  }
+
+  private void requireClasses(double[] values, String name) {
+    if (values.length != model.classes()) {
+      throw shapeError(
+          name
+              + " has "
+              + values.length
+              + " elements; it needs exactly K = "
+              + model.classes()
+              + ", one per class");
+    }
+  }
+
+  /** An IllegalArgumentException whose message starts with the model's shape. */
+  private IllegalArgumentException shapeError(String problem) {
+    return shapeError(model, problem);
+  }
+
+  /** An IllegalArgumentException whose message starts with {@code model}'s shape. */
+  public static IllegalArgumentException shapeError(ScoreModel model, String problem) {
+    return new IllegalArgumentException(
+        "model of K = "
+            + model.classes()
+            + " classes and D = "
+            + model.columns()
+            + " features: "
+            + problem);
+  }
+
   /** The number of classes ranked above y: larger ψ, or equal ψ at a smaller index. */
   public static int rank(double[] psi, int y) {
     int above = 0;
@@ -293,6 +590,32 @@ public final class Predictor {
       }
     }
     return above;
+  }
+
+  /**
+   * min(rank(psi, y), limit): the count stops at {@code limit}, so a label far down the ranking
+   * costs a few classes rather than all K.
+   */
+  public static int rank(double[] psi, int y, int limit) {
+    int above = 0;
+    double target = psi[y];
+    for (int k = 0; k < psi.length; k++) {
+      if ((psi[k] > target || (psi[k] == target && k < y)) && ++above >= limit) {
+        return limit;
+      }
+    }
+    return above;
+  }
+
+  /** The class of the largest value (ties to the smaller index). */
+  public static int best(double[] values) {
+    int best = 0;
+    for (int k = 1; k < values.length; k++) {
+      if (values[k] > values[best]) {
+        best = k;
+      }
+    }
+    return best;
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.largecat.model;
 
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -23,7 +24,9 @@ import org.largecat.IoErrors;
  * bit; a file with another magic or version, a header whose shape disagrees with the file's length,
  * a non-finite weight or bias, a short file, trailing bytes or a checksum mismatch is refused with
  * an {@link IOException} that names the file and the reason. Saving replaces the file only once the
- * whole model is on disk ({@link AtomicWrite}).
+ * whole model is on disk ({@link AtomicWrite}). The stream forms write and read the same bytes with
+ * the same refusals; a stream has no length to compare with its header, so it is read to its end
+ * and a short or longer stream is refused after the read instead of before it.
  */
 public final class ModelFile {
   private static final long MAGIC = 0x4C4341544D444C31L; // "LCATMDL1"
@@ -42,6 +45,20 @@ public final class ModelFile {
       throw new IOException(file + ": not saved: " + nonFinite + " (the run diverged)");
     }
     AtomicWrite.write(file, raw -> writeTo(model, raw));
+  }
+
+  /**
+   * Writes {@code model} to {@code out} in the file's format and flushes it; the stream is left
+   * open. A model with a non-finite weight or bias is refused before a byte is written.
+   */
+  public static void write(ScoreModel model, OutputStream out) throws IOException {
+    String nonFinite = nonFinite(model);
+    if (nonFinite != null) {
+      throw new IOException("model not written: " + nonFinite + " (the run diverged)");
+    }
+    BufferedOutputStream buffered = new BufferedOutputStream(out, 1 << 16);
+    writeTo(model, buffered);
+    buffered.flush();
   }
 
   private static void writeTo(ScoreModel model, OutputStream raw) throws IOException {
@@ -133,16 +150,37 @@ public final class ModelFile {
 
   /** Reads a model of either kind written by {@link #write}. */
   public static ScoreModel readScoreModel(Path file) throws IOException {
+    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      return read(raw, file.toString(), Files.size(file));
+    } catch (IOException e) {
+      throw IoErrors.explain(file, "cannot load model", e);
+    }
+  }
+
+  /**
+   * Reads a model of either kind written by {@link #write(ScoreModel, OutputStream)} (or a model
+   * file's bytes) from {@code in}, to the stream's end, which it leaves open; {@code name} names
+   * the stream in the refusals, as a file's path does.
+   */
+  public static ScoreModel readScoreModel(InputStream in, String name) throws IOException {
+    return read(new BufferedInputStream(in, 1 << 16), name, -1);
+  }
+
+  /**
+   * The model on {@code raw}, which holds {@code size} bytes (-1: unknown, read to the end to find
+   * trailing bytes).
+   */
+  private static ScoreModel read(InputStream raw, String name, long size) throws IOException {
     CRC32 crc = new CRC32();
-    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-        DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
+    DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc));
+    try {
       if (in.readLong() != MAGIC) {
-        throw refused(file, "not a largecat model file (wrong magic number)");
+        throw refused(name, "not a largecat model file (wrong magic number)");
       }
       int version = in.readInt();
       if (version != LINEAR && version != FACTORIZED) {
         throw refused(
-            file,
+            name,
             "model format version "
                 + version
                 + "; this largecat reads versions "
@@ -155,20 +193,15 @@ public final class ModelFile {
       try {
         link = Link.valueOf(in.readUTF());
       } catch (IllegalArgumentException e) {
-        throw refused(file, "unknown link in header");
+        throw refused(name, "unknown link in header");
       }
       int classes = in.readInt();
       int columns = in.readInt();
       int rank = version == FACTORIZED ? in.readInt() : 0;
+      String shape =
+          "K = " + classes + ", D = " + columns + (version == FACTORIZED ? ", r = " + rank : "");
       if (classes < 1 || columns < 0 || (version == FACTORIZED && rank < 1)) {
-        throw refused(
-            file,
-            "header gives K = "
-                + classes
-                + ", D = "
-                + columns
-                + (version == FACTORIZED ? ", r = " + rank : "")
-                + ", not a valid shape");
+        throw refused(name, "header gives " + shape + ", not a valid shape");
       }
       // 8 + 4 + the link's UTF bytes + 4 + 4 (+ 4 for r) read so far; then the weights, the biases
       // and the checksum.
@@ -182,18 +215,15 @@ public final class ModelFile {
               + weights
               + 8L * classes
               + 4;
-      if (Files.size(file) != length) {
+      if (size >= 0 && size != length) {
         throw refused(
-            file,
-            "header gives K = "
-                + classes
-                + ", D = "
-                + columns
-                + (version == FACTORIZED ? ", r = " + rank : "")
+            name,
+            "header gives "
+                + shape
                 + ", a file of "
                 + length
                 + " bytes, but it has "
-                + Files.size(file)
+                + size
                 + " (truncated, or not a model of that shape)");
       }
       ScoreModel model;
@@ -210,22 +240,27 @@ public final class ModelFile {
           model = new LinearModel(link, classes, columns, w, readBiases(in, classes));
         }
       } catch (IllegalArgumentException e) {
-        throw refused(file, e.getMessage());
+        throw refused(name, e.getMessage());
       }
       int expected = (int) crc.getValue();
       int stored = new DataInputStream(raw).readInt();
       if (stored != expected) {
-        throw refused(file, "checksum mismatch (the file is corrupt)");
+        throw refused(name, "checksum mismatch (the file is corrupt)");
+      }
+      if (size < 0 && raw.read() != -1) {
+        throw refused(
+            name,
+            "trailing bytes after a model of "
+                + shape
+                + " (the stream holds more than one model file)");
       }
       String nonFinite = nonFinite(model);
       if (nonFinite != null) {
-        throw refused(file, nonFinite + " (a model saved from a diverged run); retrain it");
+        throw refused(name, nonFinite + " (a model saved from a diverged run); retrain it");
       }
       return model;
     } catch (EOFException e) {
-      throw refused(file, "the file is truncated");
-    } catch (IOException e) {
-      throw IoErrors.explain(file, "cannot load model", e);
+      throw refused(name, "the file is truncated");
     }
   }
 
@@ -237,7 +272,7 @@ public final class ModelFile {
     return biases;
   }
 
-  private static IOException refused(Path file, String reason) {
-    return new IOException(file + ": cannot load model: " + reason);
+  private static IOException refused(Object name, String reason) {
+    return new IOException(name + ": cannot load model: " + reason);
   }
 }

@@ -41,13 +41,14 @@ class EvaluationTest {
   /** The plain sum in example order, one thread: what evaluate gave with --threads 1. */
   private static double sequentialLogLikelihood(LinearModel model, Dataset data) {
     Predictor p = new Predictor(model, KERNELS);
-    double[] psi = new double[model.classes()];
-    double sum = 0;
-    for (int i = 0; i < data.rows(); i++) {
-      p.utilities(data.features(), i, psi);
-      sum += p.logProbability(psi, data.labels()[i]);
-    }
-    return sum / data.rows();
+    double[] sum = {0};
+    p.forEachRow(
+        data.features(),
+        0,
+        data.rows(),
+        1,
+        (i, psi) -> sum[0] += p.logProbability(psi, data.labels()[i]));
+    return sum[0] / data.rows();
   }
 
   @ParameterizedTest(name = "{0}, {1} threads, blocks of {2}")

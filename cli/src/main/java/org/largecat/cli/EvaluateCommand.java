@@ -141,7 +141,6 @@ final class EvaluateCommand {
           args.top, model.classes(), top);
     }
     Predictor predictor = new Predictor(model, Kernels.get());
-    double[] psi = new double[model.classes()];
     double[] logP = new double[model.classes()];
     int[] best = new int[top];
     StringBuilder line = new StringBuilder();
@@ -150,19 +149,24 @@ final class EvaluateCommand {
       long example = 0;
       for (Dataset block = blocks.next(); block != null; block = blocks.next()) {
         Features x = DataFiles.denseIfFull(block).features();
-        for (int n = 0; n < block.rows(); n++) {
-          predictor.utilities(x, n, ++example, psi);
-          predictor.logProbabilities(psi, logP);
-          Predictor.topClasses(logP, best);
-          line.setLength(0);
-          for (int i = 0; i < top; i++) {
-            line.append(i == 0 ? "" : " ")
-                .append(best[i])
-                .append(':')
-                .append(Math.exp(logP[best[i]]));
-          }
-          out.println(line);
-        }
+        predictor.forEachRow(
+            x,
+            0,
+            block.rows(),
+            example + 1,
+            (n, psi) -> {
+              predictor.logProbabilities(psi, logP);
+              Predictor.topClasses(logP, best);
+              line.setLength(0);
+              for (int i = 0; i < top; i++) {
+                line.append(i == 0 ? "" : " ")
+                    .append(best[i])
+                    .append(':')
+                    .append(Math.exp(logP[best[i]]));
+              }
+              out.println(line);
+            });
+        example += block.rows();
       }
     }
     return 0;
