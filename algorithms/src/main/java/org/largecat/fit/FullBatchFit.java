@@ -7,9 +7,9 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
+import org.largecat.train.FullBatchSpec;
 import org.largecat.train.Method;
 import org.largecat.train.TrainingRun;
-import org.largecat.train.fullbatch.FullBatchOptions;
 import org.largecat.train.fullbatch.FullBatchRun;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
 import org.largecat.train.fullbatch.LbfgsResult;
@@ -38,8 +38,7 @@ final class FullBatchFit {
               + " not apply to exact-softmax, which runs L-BFGS on the whole training set until it"
               + " converges (tolerance, maxEpochs, maxSeconds)");
     }
-    FullBatchOptions defaults = FullBatchOptions.defaults(train.columns(), train.classes());
-    LbfgsSettings lbfgs = defaults.lbfgs();
+    LbfgsSettings lbfgs = FullBatchSpec.defaultLbfgs(train.columns(), train.classes());
     if (settings.tolerance != null) {
       lbfgs = lbfgs.withRelativeTolerance(settings.tolerance);
     }
@@ -50,8 +49,12 @@ final class FullBatchFit {
       lbfgs = lbfgs.withMaxSeconds(settings.maxSeconds);
     }
     int threads = settings.threads();
-    FullBatchOptions options =
-        defaults.withPriorVariance(settings.priorVariance).withThreads(threads).withLbfgs(lbfgs);
+    FullBatchSpec options =
+        FullBatchSpec.builder(train.columns(), train.classes())
+            .priorVariance(settings.priorVariance)
+            .threads(threads)
+            .lbfgs(lbfgs)
+            .build();
     FullBatchSoftmax.requireMemory(train, options);
     LinearModel model = initialModel(train);
     settings.listener.note(

@@ -8,12 +8,11 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.doublesum.DoubleSumOptions;
-import org.largecat.train.doublesum.DoubleSumTrainers;
 import org.largecat.train.sampled.FactorizedTrainers;
 
 /** Training rows held in this JVM as a {@link Dataset}, trained by the trainers on its threads. */
@@ -35,14 +34,16 @@ record InMemoryRows(Dataset data) implements TrainingRows {
   }
 
   @Override
-  public Trainer trainer(ScoreModel model, TrainingOptions options, Double ridge, Kernels kernels) {
+  public Trainer trainer(ScoreModel model, TrainerSpec spec, Kernels kernels) {
     return switch (model) {
+      case FactorizedModel factorized when spec instanceof SampledSpec sampled ->
+          FactorizedTrainers.create(data, factorized, sampled, kernels);
       case FactorizedModel factorized ->
-          FactorizedTrainers.create(data, factorized, options, kernels);
-      case LinearModel linear when ridge != null ->
-          DoubleSumTrainers.create(
-              data, linear, DoubleSumOptions.from(options).withRidge(ridge), kernels);
-      case LinearModel linear -> Trainers.create(data, linear, options, kernels);
+          throw new IllegalArgumentException(
+              spec.method().label()
+                  + " fits the linear model; the sampled-bound methods fit a"
+                  + " factorized one");
+      case LinearModel linear -> Trainers.create(data, linear, spec, kernels);
     };
   }
 

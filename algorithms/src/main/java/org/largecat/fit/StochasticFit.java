@@ -8,13 +8,15 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.FactorizedTrainer;
 
@@ -45,9 +47,11 @@ final class StochasticFit {
       train = split[0];
       heldOut = split[1];
     }
-    TrainingOptions options = options(train);
+    Sizes sizes = sizes(train);
+    StepSizeSchedule step = schedule();
+    TrainerSpec spec = spec(sizes, step);
     ScoreModel model =
-        settings.init != null ? initialModelChecked(train) : initialModel(train, options);
+        settings.init != null ? initialModelChecked(train) : initialModel(train, spec);
     settings.listener.note(
         String.format(
             Locale.ROOT,
@@ -57,18 +61,16 @@ final class StochasticFit {
             train.rows(),
             train.columns(),
             train.classes(),
-            options.batch(),
-            options.sampled(),
-            options.threads()));
+            sizes.batch(),
+            sizes.sampled(),
+            spec.threads()));
     Watched watched = null;
     List<Fit.Epoch> history = new ArrayList<>();
     TrainingRun run;
     int perEpoch;
     Integer watchedRows = null;
-    try (TrainingRows.Watch watch = watch(model, train, heldOut, options);
-        Trainer trainer =
-            new CancellableTrainer(
-                train.trainer(model, options, settings.ridge, kernels), settings)) {
+    try (TrainingRows.Watch watch = watch(model, train, heldOut, spec);
+        Trainer trainer = new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
       perEpoch = trainer.iterationsPerEpoch();
       if (settings.fixedLength()) {
         int total =
@@ -85,15 +87,15 @@ final class StochasticFit {
         run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history));
       }
     } catch (TrainingDivergedException e) {
-      throw diverged(e, options.stepSize());
+      throw diverged(e, step);
     }
     reportUnconverged(run);
     return new Fit(
         model,
         method,
-        options.batch(),
-        options.sampled(),
-        options.threads(),
+        sizes.batch(),
+        sizes.sampled(),
+        spec.threads(),
         run.iterations(),
         run.epochs(perEpoch),
         run.stoppedBecause(),
@@ -150,9 +152,22 @@ final class StochasticFit {
     }
   }
 
-  /** The trainer's options on {@code train}: the method's defaults with the settings given. */
-  private TrainingOptions options(TrainingRows train) {
-    TrainingOptions defaults = TrainingOptions.defaults(method);
+  /** |B| and |S|, or isgd-batch's n and m (1 and 1 for the other double-sum methods). */
+  private record Sizes(int batch, int sampled) {}
+
+  /** The sizes on {@code train}: the method's defaults, or the settings given, fitted to it. */
+  private Sizes sizes(TrainingRows train) {
+    int defaultBatch;
+    int defaultSampled;
+    if (method.isDoubleSum()) {
+      DoubleSumSpec defaults = DoubleSumSpec.builder(method).build();
+      defaultBatch = defaults.batchPoints();
+      defaultSampled = defaults.batchClasses();
+    } else {
+      SampledSpec defaults = SampledSpec.builder(method).build();
+      defaultBatch = defaults.batch();
+      defaultSampled = defaults.sampled();
+    }
     boolean onePair = method.isDoubleSum() && method != Method.IMPLICIT_SGD_BATCH;
     int others = train.classes() - 1;
     if (method == Method.EXACT_SOFTMAX_SGD
@@ -168,7 +183,7 @@ final class StochasticFit {
     int batch =
         onePair
             ? 1
-            : fitted("batch", settings.batch, defaults.batch(), train.rows(), "training examples");
+            : fitted("batch", settings.batch, defaultBatch, train.rows(), "training examples");
     int sampled =
         onePair
             ? 1
@@ -177,17 +192,38 @@ final class StochasticFit {
                 : fitted(
                     "sampled",
                     settings.sampled,
-                    defaults.sampled(),
+                    defaultSampled,
                     others,
                     "classes besides the label (K = " + train.classes() + ")");
-    return defaults
-        .withBatch(batch, sampled)
-        .withSeed(settings.seed())
-        .withThreads(settings.threads())
-        .withSampling(settings.sampling)
-        .withSamplingPower(settings.samplingPower)
-        .withStepSize(schedule())
-        .withPriorVariance(settings.priorVariance);
+    return new Sizes(batch, sampled);
+  }
+
+  /**
+   * The trainer's spec: the method's defaults with the sizes, the step and the settings given; a
+   * double-sum method takes η and its decay from the step, which {@link #schedule} makes plain SGD.
+   */
+  private TrainerSpec spec(Sizes sizes, StepSizeSchedule step) {
+    if (method.isDoubleSum()) {
+      StepSizeSchedule.Sgd sgd = (StepSizeSchedule.Sgd) step;
+      return DoubleSumSpec.builder(method)
+          .miniBatch(sizes.batch(), sizes.sampled())
+          .learningRate(sgd.learningRate())
+          .epochDecay(sgd.epochDecay())
+          .ridge(Objects.requireNonNullElse(settings.ridge, 0.0))
+          .seed(settings.seed())
+          .threads(settings.threads())
+          .build();
+    }
+    return SampledSpec.builder(method)
+        .batch(sizes.batch())
+        .sampled(sizes.sampled())
+        .seed(settings.seed())
+        .threads(settings.threads())
+        .sampling(settings.sampling)
+        .samplingPower(settings.samplingPower)
+        .stepSize(step)
+        .priorVariance(settings.priorVariance)
+        .build();
   }
 
   /**
@@ -234,19 +270,19 @@ final class StochasticFit {
     }
     return new StepSizeSchedule.Sgd(
         Objects.requireNonNullElse(
-            settings.learningRate, TrainingOptions.defaultSgdLearningRate(method)),
+            settings.learningRate, TrainerSpec.defaultSgdLearningRate(method)),
         fixed ? 0.9 : 1);
   }
 
   /**
    * The starting model: zeros for the double-sum methods (Algorithm 1), else A&R's random start.
    */
-  private ScoreModel initialModel(TrainingRows train, TrainingOptions options) {
-    if (settings.rank != null) {
+  private ScoreModel initialModel(TrainingRows train, TrainerSpec spec) {
+    if (settings.rank != null) { // requireApplicable refused a rank for the double-sum methods
       return FactorizedTrainer.initialModel(
-          train.classes(), train.columns(), options, settings.rank);
+          train.classes(), train.columns(), (SampledSpec) spec, settings.rank);
     }
-    return Trainers.initialModel(train.classes(), train.columns(), options);
+    return Trainers.initialModel(train.classes(), train.columns(), spec);
   }
 
   /** The model given to go on from, if it is of the kind, link and shape of this fit. */
@@ -286,7 +322,7 @@ final class StochasticFit {
    * softmax link's sampled-bound methods, a fixed sample of training rows; null for neither.
    */
   private TrainingRows.Watch watch(
-      ScoreModel model, TrainingRows train, TrainingRows heldOut, TrainingOptions options) {
+      ScoreModel model, TrainingRows train, TrainingRows heldOut, TrainerSpec spec) {
     if (settings.fixedLength()) {
       return null;
     }
@@ -296,18 +332,18 @@ final class StochasticFit {
           heldOut.watch(
               model,
               (int) Math.min(Integer.MAX_VALUE, heldOut.rows()),
-              options.seed(),
-              options.threads(),
+              settings.seed(),
+              spec.threads(),
               kernels);
       settings.listener.note(
           watch.rows() + " examples held out; the stopping rule watches their log-likelihood");
-    } else if (watchesTrainingRows(method)) {
+    } else if (watchesTrainingRows(method) && spec instanceof SampledSpec sampled) {
       watch =
           train.watch(
               model,
-              watchedRows(train.rows(), train.classes(), options),
-              options.seed(),
-              options.threads(),
+              watchedRows(train.rows(), train.classes(), sampled),
+              sampled.seed(),
+              sampled.threads(),
               kernels);
       settings.listener.note(
           "the stopping rule watches the exact log-likelihood of "
@@ -337,11 +373,11 @@ final class StochasticFit {
    * {@value #MAX_WATCHED_ROWS}] and at most N. The same rows every epoch, so that two epochs differ
    * by the fit's change and not by which rows were drawn.
    */
-  static int watchedRows(long rows, int classes, TrainingOptions options) {
+  static int watchedRows(long rows, int classes, SampledSpec spec) {
     long scored =
-        options.method() == Method.EXACT_SOFTMAX_SGD
+        spec.method() == Method.EXACT_SOFTMAX_SGD
             ? classes
-            : Math.min(classes, options.sampled() + 1L);
+            : Math.min(classes, spec.sampled() + 1L);
     return (int)
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
   }

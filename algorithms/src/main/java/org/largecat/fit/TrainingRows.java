@@ -4,7 +4,7 @@ import java.util.function.DoubleSupplier;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainerSpec;
 
 /**
  * The rows a {@link Fitter} trains on, wherever they live: in this JVM's memory ({@link
@@ -23,12 +23,11 @@ public interface TrainingRows {
   int columns();
 
   /**
-   * A trainer that fits {@code model} in place on these rows as {@code options} say; {@code ridge}
-   * is the double-sum methods' μ (null: their default).
+   * A trainer that fits {@code model} in place on these rows as {@code spec} says.
    *
-   * @throws IllegalArgumentException when these rows cannot be trained with the options' method
+   * @throws IllegalArgumentException when these rows cannot be trained with the spec's method
    */
-  Trainer trainer(ScoreModel model, TrainingOptions options, Double ridge, Kernels kernels);
+  Trainer trainer(ScoreModel model, TrainerSpec spec, Kernels kernels);
 
   /**
    * The exact mean log-likelihood of {@code model} on a fixed sample of {@code count} of these rows

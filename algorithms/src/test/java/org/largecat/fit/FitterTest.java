@@ -19,10 +19,10 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 
 /**
@@ -73,12 +73,14 @@ class FitterTest {
   void aFixedRunIsTheTrainersRunBitForBit() {
     Dataset data = set(3_000, 7).data();
     Fit fit = Fitter.softmax().method(Method.AR_SOFTMAX).epochs(3).threads(2).seed(9).fit(data);
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(500, 11)
-            .withSeed(9)
-            .withThreads(2)
-            .withStepSize(StepSizeSchedule.PAPER);
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(500)
+            .sampled(11)
+            .seed(9)
+            .threads(2)
+            .stepSize(StepSizeSchedule.PAPER)
+            .build();
     LinearModel model = Trainers.initialModel(data, options);
     try (Trainer trainer = Trainers.create(data, model, options, Kernels.get())) {
       TrainingRun.run(trainer, 3 * trainer.iterationsPerEpoch(), 1e9, (t, n, b, s) -> {});

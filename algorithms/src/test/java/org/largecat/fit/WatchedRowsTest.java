@@ -14,8 +14,8 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.LogSoftmax;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.TrainingDivergedException;
-import org.largecat.train.TrainingOptions;
 
 /**
  * What the stopping rule watches ({@link InMemoryRows#watch}, sized by {@link
@@ -35,13 +35,13 @@ class WatchedRowsTest {
     return new LinearModel(Link.SOFTMAX, CLASSES, COLUMNS, set.weights(), set.biases());
   }
 
-  private static TrainingOptions options(Method method, int threads) {
-    return TrainingOptions.defaults(method).withThreads(threads).withSeed(7);
+  private static SampledSpec options(Method method, int threads) {
+    return SampledSpec.builder(method).threads(threads).seed(7).build();
   }
 
   /** The rows the rule watches when it trains {@code model} on {@code data} with A&R. */
   private static TrainingRows.Watch watch(LinearModel model, Dataset data, int threads) {
-    TrainingOptions options = options(Method.AR_SOFTMAX, threads);
+    SampledSpec options = options(Method.AR_SOFTMAX, threads);
     return new InMemoryRows(data)
         .watch(
             model,
@@ -123,12 +123,13 @@ class WatchedRowsTest {
   /** Rows whose K scores each match the epoch's |S| + 1 each, within [MIN_ROWS, MAX_ROWS]. */
   @Test
   void theRowsWatchedCostAboutAsManyScoresAsAnEpoch() {
-    TrainingOptions sampled = options(Method.AR_SOFTMAX, 1).withBatch(500, 100);
+    SampledSpec sampled = options(Method.AR_SOFTMAX, 1).toBuilder().batch(500).sampled(100).build();
     assertEquals(5_735, StochasticFit.watchedRows(712_303, 12_544, sampled));
     assertEquals(1_000, StochasticFit.watchedRows(10_000, 100_000, sampled));
     assertEquals(10_000, StochasticFit.watchedRows(20_000, 20, sampled));
     assertEquals(600, StochasticFit.watchedRows(600, 100_000, sampled));
-    TrainingOptions exact = options(Method.EXACT_SOFTMAX_SGD, 1).withBatch(500, 100);
+    SampledSpec exact =
+        options(Method.EXACT_SOFTMAX_SGD, 1).toBuilder().batch(500).sampled(100).build();
     assertEquals(10_000, StochasticFit.watchedRows(10_000, 100_000, exact));
   }
 }

@@ -19,7 +19,7 @@ class LearningRateSearchTest {
   /** Implicit SGD at each rate, ×0.9 per epoch, for exactly 30 epochs; each fit kept. */
   private static LearningRateSearch.Result search(
       LearningRateSearch.Score score, LinearModel[] fits) {
-    TrainingOptions options = TrainingOptions.defaults(Method.IMPLICIT_SGD).withThreads(1);
+    DoubleSumSpec options = DoubleSumSpec.builder(Method.IMPLICIT_SGD).threads(1).build();
     int[] next = {0};
     return LearningRateSearch.search(
         DATA,
@@ -29,7 +29,7 @@ class LearningRateSearchTest {
         KERNELS,
         1,
         (subset, rate) -> {
-          TrainingOptions atRate = options.withStepSize(new StepSizeSchedule.Sgd(rate, 0.9));
+          DoubleSumSpec atRate = options.toBuilder().learningRate(rate).epochDecay(0.9).build();
           LinearModel model = Trainers.initialModel(subset, atRate);
           fits[next[0]++] = model;
           try (Trainer trainer = Trainers.create(subset, model, atRate, KERNELS)) {

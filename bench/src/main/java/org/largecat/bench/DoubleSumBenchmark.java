@@ -6,12 +6,11 @@ import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
 import org.largecat.data.SyntheticData;
 import org.largecat.model.LinearModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
-import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
-import org.largecat.train.doublesum.DoubleSumOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -48,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class DoubleSumBenchmark {
-  static final int POINTS = DoubleSumOptions.POINTS_PER_STEP;
+  static final int POINTS = DoubleSumSpec.POINTS_PER_STEP;
   private static final int ROWS = 10_000;
   private static final int CLASSES = 1_000;
   private static final double LEARNING_RATE = 1e-4;
@@ -79,11 +78,9 @@ public class DoubleSumBenchmark {
         };
     // A small learning rate keeps vanilla SGD finite for the whole run on the large shapes.
     double rate =
-        shape.equals("quick-k50") ? TrainingOptions.defaultSgdLearningRate(chosen) : LEARNING_RATE;
-    TrainingOptions options =
-        TrainingOptions.defaults(chosen)
-            .withThreads(1)
-            .withStepSize(new StepSizeSchedule.Sgd(rate, 1));
+        shape.equals("quick-k50") ? TrainerSpec.defaultSgdLearningRate(chosen) : LEARNING_RATE;
+    DoubleSumSpec options =
+        DoubleSumSpec.builder(chosen).threads(1).learningRate(rate).epochDecay(1).build();
     trainer =
         Trainers.create(
             data,

@@ -6,9 +6,9 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.FactorizedTrainer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -71,12 +71,14 @@ public class FactorizedStepBenchmark {
     Kernels kernels = ResolvedBackends.select(backend, null);
     SplittableRandom random = new SplittableRandom(5);
     Dataset data = BenchData.dataset(20 * batch, COLUMNS, NONZEROS, CLASSES, random);
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(batch, sampled)
-            .withThreads(threads)
-            .withSampling(Sampling.SHARED)
-            .withStepSize(StepSizeSchedule.adaptive(true, true));
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(batch)
+            .sampled(sampled)
+            .threads(threads)
+            .sampling(Sampling.SHARED)
+            .stepSize(StepSizeSchedule.adaptive(true, true))
+            .build();
     FactorizedModel model = FactorizedTrainer.initialModel(data, options, RANK);
     trainer = new FactorizedTrainer(data, model, options, kernels);
     System.out.printf(

@@ -6,10 +6,10 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.SampledTrainer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -63,11 +63,13 @@ public class FullSoftmaxStepBenchmark {
     int batch = 500;
     Dataset data =
         BenchData.dataset(20 * batch, columns, columns, classes, new SplittableRandom(42));
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-            .withBatch(batch, classes - 1)
-            .withThreads(threads)
-            .withStepSize(new StepSizeSchedule.Sgd(0.01, 1));
+    SampledSpec options =
+        SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+            .batch(batch)
+            .sampled(classes - 1)
+            .threads(threads)
+            .stepSize(new StepSizeSchedule.Sgd(0.01, 1))
+            .build();
     LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
     SampledTrainer.initialise(model, options);
     trainer = Trainers.create(data, model, options, kernels);

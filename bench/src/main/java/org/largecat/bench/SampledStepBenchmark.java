@@ -6,10 +6,10 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.SampledTrainer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -104,11 +104,13 @@ public class SampledStepBenchmark {
       coef = new float[sampled + 1];
       return;
     }
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.byLabel(method))
-            .withBatch(batch, sampled)
-            .withThreads(threads)
-            .withSampling(Sampling.byLabel(sampling));
+    SampledSpec options =
+        SampledSpec.builder(Method.byLabel(method))
+            .batch(batch)
+            .sampled(sampled)
+            .threads(threads)
+            .sampling(Sampling.byLabel(sampling))
+            .build();
     LinearModel model = LinearModel.zeros(options.method().link(), classes, columns);
     SampledTrainer.initialise(model, options);
     trainer = Trainers.create(data, model, options, kernels);

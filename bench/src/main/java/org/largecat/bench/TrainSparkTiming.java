@@ -20,7 +20,7 @@ import org.largecat.model.LinearModel;
 import org.largecat.spark.eval.DistributedEvaluation;
 import org.largecat.spark.train.DistributedTrainer;
 import org.largecat.train.Method;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.SampledTrainer;
 
@@ -63,7 +63,7 @@ public final class TrainSparkTiming {
         "N = %d, D = %d, K = %d, %d partitions, %d rounds an epoch, %d threads%n",
         trainFrame.count(), train.columns(), train.classes(), threads, roundsPerEpoch, threads);
     testFrame.count();
-    TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withThreads(threads);
+    SampledSpec options = SampledSpec.builder(Method.AR_SOFTMAX).threads(threads).build();
     for (int r = 1; r <= rounds; r++) {
       LinearModel single = start(train, options);
       try (SampledTrainer trainer = new SampledTrainer(train, single, options, kernels)) {
@@ -103,7 +103,7 @@ public final class TrainSparkTiming {
     spark.stop();
   }
 
-  private static LinearModel start(Dataset train, TrainingOptions options) {
+  private static LinearModel start(Dataset train, SampledSpec options) {
     LinearModel model =
         LinearModel.zeros(options.method().link(), train.classes(), train.columns());
     SampledTrainer.initialise(model, options);

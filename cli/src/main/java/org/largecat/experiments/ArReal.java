@@ -17,9 +17,9 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**
@@ -192,11 +192,13 @@ public final class ArReal {
     Map<String, double[][]> bounds = new LinkedHashMap<>();
     for (int m = 0; m < METHODS.length; m++) {
       Method method = METHODS[m];
-      TrainingOptions options =
-          TrainingOptions.defaults(method)
-              .withBatch(500, set.sampled())
-              .withThreads(settings.threads())
-              .withSampling(settings.sampling());
+      SampledSpec options =
+          SampledSpec.builder(method)
+              .batch(500)
+              .sampled(set.sampled())
+              .threads(settings.threads())
+              .sampling(settings.sampling())
+              .build();
       int budget = method == Method.EXACT_SOFTMAX_SGD ? set.exactIterations() : set.iterations();
       LinearModel model = LinearModel.zeros(method.link(), train.classes(), train.columns());
       SampledTrainer.initialise(model, options);

@@ -10,9 +10,9 @@ import org.largecat.data.SyntheticSet;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.SampledTrainer;
 
@@ -77,8 +77,8 @@ public final class ArSynthetic {
                 "paper_seconds_per_epoch"));
     Kernels kernels = Kernels.get();
     for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
-      TrainingOptions options =
-          TrainingOptions.defaults(method).withThreads(threads).withSampling(settings.sampling());
+      SampledSpec options =
+          SampledSpec.builder(method).threads(threads).sampling(settings.sampling()).build();
       LinearModel model = LinearModel.zeros(method.link(), effective, 0);
       SampledTrainer.initialise(model, options);
       RunEnd.Ruled ruled;

@@ -114,7 +114,7 @@ public final class CbGlass {
           Trainers.create(
               sets[0],
               model,
-              CbTime.fullBatchSoftmax(sets[0], settings.threads()).withPriorVariance(1),
+              CbTime.fullBatchSoftmax(sets[0], settings.threads()).priorVariance(1).build(),
               kernels)) {
         ruled =
             RunEnd.underRule(

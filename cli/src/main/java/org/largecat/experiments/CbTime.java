@@ -22,11 +22,11 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 
 /**
@@ -281,13 +281,14 @@ public final class CbTime {
 
   /**
    * The exact-softmax-sgd trainer on the whole training set at every step, with the adaptive step
-   * at rho0 = {@value #SOFTMAX_RHO0}.
+   * at rho0 = {@value #SOFTMAX_RHO0}, to build on.
    */
-  static TrainingOptions fullBatchSoftmax(Dataset train, int threads) {
-    return TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-        .withBatch(train.rows(), 1)
-        .withThreads(threads)
-        .withStepSize(new StepSizeSchedule.Adaptive(SOFTMAX_RHO0, 0.9, 2000, 0.1));
+  static SampledSpec.Builder fullBatchSoftmax(Dataset train, int threads) {
+    return SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+        .batch(train.rows())
+        .sampled(1)
+        .threads(threads)
+        .stepSize(new StepSizeSchedule.Adaptive(SOFTMAX_RHO0, 0.9, 2000, 0.1));
   }
 
   /**
@@ -297,7 +298,7 @@ public final class CbTime {
   private static Trace softmax(Problem problem, double budget, int threads, Kernels kernels) {
     Dataset train = problem.train();
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, train.classes(), train.columns());
-    TrainingOptions options = fullBatchSoftmax(train, threads);
+    SampledSpec options = fullBatchSoftmax(train, threads).build();
     List<Point> trace = new ArrayList<>();
     StoppingRule.Watch watch = RunEnd.watch();
     double trained = 0;

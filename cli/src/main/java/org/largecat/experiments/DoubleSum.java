@@ -18,13 +18,15 @@ import org.largecat.data.TextFormat;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.LearningRateSearch;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 
 /**
@@ -32,7 +34,7 @@ import org.largecat.train.TrainingRun;
  * by Implicit SGD's), Figure 1 (log-loss against epochs, one panel per dataset) and Figure 2 (U-max
  * on the proposed double-sum, Eq. 6, against Raman et al.'s, Eq. 8, across learning rates). Every
  * method runs as {@code largecat train --method M --step sgd} does ({@link Trainers}, {@link
- * TrainingOptions#withPlainSgd}): plain SGD ×0.9 per epoch, features scaled to unit L2 norm per row
+ * SampledSpec.Builder#plainSgd}): plain SGD ×0.9 per epoch, features scaled to unit L2 norm per row
  * (§4.1), μ = 0, OVE / NCE / IS with n = 100, m = 5, U-max and Implicit SGD with n = m = 1,
  * isgd-batch with n = m = 5. Learning rates: the full version tunes each method as §4.1 does
  * ({@link LearningRateSearch}: 10^{0,±1,±2,±3}, 10% of the data, as many epochs as the run); {@code
@@ -256,7 +258,7 @@ public final class DoubleSum {
     for (Method method : METHODS) {
       double rate =
           settings.quick()
-              ? TrainingOptions.defaultSgdLearningRate(method)
+              ? TrainerSpec.defaultSgdLearningRate(method)
               : tune(method, problem, settings);
       String from = settings.quick() ? "default" : "tuned";
       Run run = train(method, rate, problem, problem.epochs(), true, settings);
@@ -342,7 +344,7 @@ public final class DoubleSum {
             kernels,
             settings.threads(),
             (subset, rate) -> {
-              TrainingOptions options = options(method, rate, settings);
+              TrainerSpec options = spec(method, rate, settings);
               LinearModel model = Trainers.initialModel(subset, options);
               try (Trainer trainer = Trainers.create(subset, model, options, kernels)) {
                 TrainingRun.run(
@@ -359,17 +361,23 @@ public final class DoubleSum {
           .printf(
               "  %s %s: every rate of the grid overflowed; running at the default%n",
               problem.name(), method.label());
-      return TrainingOptions.defaultSgdLearningRate(method);
+      return TrainerSpec.defaultSgdLearningRate(method);
     }
     return result.best();
   }
 
-  private static TrainingOptions options(Method method, double rate, ExperimentSettings settings) {
-    return TrainingOptions.defaults(method)
-        .withPlainSgd(rate)
-        .withThreads(settings.threads())
-        .withSampling(
-            settings.sampling()); // OVE, NCE and IS; the double-sum trainers draw their own pairs
+  /**
+   * The trainer of {@code method} at {@code rate}, ×0.9 per epoch; OVE, NCE and IS with the
+   * experiments' sampling (the double-sum trainers draw their own pairs).
+   */
+  private static TrainerSpec spec(Method method, double rate, ExperimentSettings settings) {
+    return method.isDoubleSum()
+        ? DoubleSumSpec.builder(method).learningRate(rate).threads(settings.threads()).build()
+        : SampledSpec.builder(method)
+            .plainSgd(rate)
+            .threads(settings.threads())
+            .sampling(settings.sampling())
+            .build();
   }
 
   /**
@@ -386,7 +394,7 @@ public final class DoubleSum {
       boolean trace,
       ExperimentSettings settings) {
     Kernels kernels = Kernels.get();
-    TrainingOptions options = options(method, rate, settings);
+    TrainerSpec options = spec(method, rate, settings);
     LinearModel model = Trainers.initialModel(problem.train(), options);
     Dataset scored = problem.scored() == null ? problem.train() : problem.scored();
     double cost = (double) scored.rows() * scored.classes() * Math.max(1, scored.columns());

@@ -23,10 +23,10 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.prepare.DebianPackage;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.FactorizedTrainer;
 import org.largecat.train.sampled.SampledTrainer;
@@ -302,11 +302,13 @@ final class Vocab {
       ResultTable table,
       List<Point> points) {
     long setUp = System.nanoTime();
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(500, 100)
-            .withThreads(settings.threads())
-            .withSampling(sampling);
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(500)
+            .sampled(100)
+            .threads(settings.threads())
+            .sampling(sampling)
+            .build();
     Kernels kernels = Kernels.get();
     ScoreModel model;
     Trainer trainer;
@@ -318,8 +320,9 @@ final class Vocab {
       trainer = new SampledTrainer(train, linear, options, kernels);
     } else {
       options =
-          options.withStepSize(
-              StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING));
+          options.toBuilder()
+              .stepSize(StepSizeSchedule.PAPER.withSmoothing(StepSizeSchedule.FACTORIZED_SMOOTHING))
+              .build();
       var factorized = FactorizedTrainer.initialModel(train, options, rank);
       model = factorized;
       trainer = new FactorizedTrainer(train, factorized, options, kernels);

@@ -3,6 +3,7 @@ package org.largecat.train.doublesum;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Trainer;
 
 /**
@@ -17,7 +18,7 @@ public final class DoubleSumTrainers {
    * place on {@code data}.
    */
   public static Trainer create(
-      Dataset data, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+      Dataset data, LinearModel model, DoubleSumSpec options, Kernels kernels) {
     if (model.link() != options.method().link()) {
       throw new IllegalArgumentException(
           options.method().label()

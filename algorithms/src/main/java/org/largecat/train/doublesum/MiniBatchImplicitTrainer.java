@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Trainer;
 
 /**
@@ -74,7 +75,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
 
   private final AugmentedData data;
   private final LinearModel model;
-  private final DoubleSumOptions options;
+  private final DoubleSumSpec options;
   private final Kernels kernels;
   private final int batches;
   private final int[] batchStart;
@@ -110,7 +111,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private double stepScale = 1;
 
   MiniBatchImplicitTrainer(
-      Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+      Dataset dataset, LinearModel model, DoubleSumSpec options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
     this.options = options;

@@ -9,6 +9,7 @@ import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.special.Logistic;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingDivergedException;
@@ -27,7 +28,7 @@ import org.largecat.train.TrainingDivergedException;
  * <p>One {@link #step} runs a block of {@code blockSize} pairs, i from the epoch's permutation and
  * k uniform over the other classes, as if one after another ({@link ParallelWaves}); the learning
  * rate of W is η·decay^epoch (§4.1), that of u_i η·uDecay^epoch, by default η throughout ({@link
- * DoubleSumOptions#uEpochDecay} says why). SGD and U-max step u_i with its own rate; Implicit SGD
+ * DoubleSumSpec#uEpochDecay} says why). SGD and U-max step u_i with its own rate; Implicit SGD
  * takes the joint step of App. F.1 at W's rate η_W and then, when u_i's rate η_u is larger, an
  * implicit step in u_i alone at the rate left, η_u − η_W, on the same pair at the new weights: the
  * minimiser over u of 2(η_u − η_W)(u + e^{−u} d) + (u − ũ)², d = 1 + (K − 1)e^{z − a}, which is u =
@@ -48,7 +49,7 @@ final class PairTrainer implements Trainer {
 
   private final AugmentedData data;
   private final LinearModel model;
-  private final DoubleSumOptions options;
+  private final DoubleSumSpec options;
   private final Kernels kernels;
   private final FeasibleSet bounds;
   private final double[] beta;
@@ -74,7 +75,7 @@ final class PairTrainer implements Trainer {
   /** The product of the step reductions of {@link #scaleStepSize}. */
   private double stepScale = 1;
 
-  PairTrainer(Dataset dataset, LinearModel model, DoubleSumOptions options, Kernels kernels) {
+  PairTrainer(Dataset dataset, LinearModel model, DoubleSumSpec options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
     this.options = options;

@@ -7,6 +7,7 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.FullBatchSpec;
 import org.largecat.train.TrainingRun;
 
 /**
@@ -45,11 +46,7 @@ public final class FullBatchSoftmax {
    *     NaN or infinite; the model is then left as it was
    */
   public static FullBatchRun train(
-      Dataset data,
-      LinearModel model,
-      FullBatchOptions options,
-      Kernels kernels,
-      Progress progress) {
+      Dataset data, LinearModel model, FullBatchSpec options, Kernels kernels, Progress progress) {
     Objects.requireNonNull(progress, "progress");
     if (model.link() != Link.SOFTMAX) {
       throw new IllegalArgumentException("exact-softmax fits a SOFTMAX model, not " + model.link());
@@ -130,7 +127,7 @@ public final class FullBatchSoftmax {
   }
 
   /** Refuses a run whose {@link #bytesNeeded} exceed the heap, saying what it needs. */
-  public static void requireMemory(Dataset data, FullBatchOptions options) {
+  public static void requireMemory(Dataset data, FullBatchSpec options) {
     SoftmaxObjective.parameterCount(data.columns(), data.classes());
     MemoryBudget.require(
         bytesNeeded(

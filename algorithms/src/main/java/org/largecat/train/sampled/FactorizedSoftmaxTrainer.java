@@ -9,9 +9,9 @@ import org.largecat.kernel.VectorOps;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.SoftmaxBlock;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 
 /**
  * Exact-softmax-sgd on a {@link FactorizedModel}: stochastic maximisation of the log-likelihood
@@ -69,7 +69,7 @@ public final class FactorizedSoftmaxTrainer implements Trainer {
    * FactorizedTrainer#initialModel} gives the random start.
    */
   public FactorizedSoftmaxTrainer(
-      Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
+      Dataset data, FactorizedModel model, SampledSpec options, Kernels kernels) {
     if (options.method() != Method.EXACT_SOFTMAX_SGD) {
       throw new IllegalArgumentException(
           "the factorized exact-softmax trainer runs exact-softmax-sgd, not "

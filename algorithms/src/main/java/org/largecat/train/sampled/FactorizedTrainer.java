@@ -9,10 +9,10 @@ import org.largecat.kernel.Kernels;
 import org.largecat.kernel.VectorOps;
 import org.largecat.model.FactorizedModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 
 /**
  * Stochastic maximisation of a {@link SampledBound} over a {@link FactorizedModel}, ψ_k = u_k · h +
@@ -39,7 +39,7 @@ public final class FactorizedTrainer implements Trainer {
 
   private final Dataset data;
   private final FactorizedModel model;
-  private final TrainingOptions options;
+  private final SampledSpec options;
   private final VectorOps ops;
   private final Kernels kernels;
   private final int classes;
@@ -82,7 +82,7 @@ public final class FactorizedTrainer implements Trainer {
    * method's. {@link #initialModel} gives the random start.
    */
   public FactorizedTrainer(
-      Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
+      Dataset data, FactorizedModel model, SampledSpec options, Kernels kernels) {
     SampledTrainer.requireTrainable(data, model, options);
     this.data = data;
     this.model = model;
@@ -134,16 +134,16 @@ public final class FactorizedTrainer implements Trainer {
    * near the uniform distribution, with gradients of order one in both tables; biases N(0,
    * biasScale²).
    */
-  public static FactorizedModel initialModel(Dataset train, TrainingOptions options, int rank) {
+  public static FactorizedModel initialModel(Dataset train, SampledSpec options, int rank) {
     return initialModel(train.classes(), train.columns(), options, rank);
   }
 
   /**
-   * As {@link #initialModel(Dataset, TrainingOptions, int)} for K = {@code classes}, D = {@code
+   * As {@link #initialModel(Dataset, SampledSpec, int)} for K = {@code classes}, D = {@code
    * columns}, when the training set is not in this JVM (a distributed one).
    */
   public static FactorizedModel initialModel(
-      int classes, int columns, TrainingOptions options, int rank) {
+      int classes, int columns, SampledSpec options, int rank) {
     FactorizedModel model = FactorizedModel.zeros(options.method().link(), classes, columns, rank);
     SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
     double scale = 1 / Math.sqrt(rank);

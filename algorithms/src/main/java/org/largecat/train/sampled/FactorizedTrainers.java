@@ -4,8 +4,8 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 
 /** Makes the trainer of a {@link FactorizedModel} for a method. */
 public final class FactorizedTrainers {
@@ -16,7 +16,7 @@ public final class FactorizedTrainers {
    * else the sampled bound's per-example or shared-sample step ({@link FactorizedTrainer}).
    */
   public static Trainer create(
-      Dataset data, FactorizedModel model, TrainingOptions options, Kernels kernels) {
+      Dataset data, FactorizedModel model, SampledSpec options, Kernels kernels) {
     return options.method() == Method.EXACT_SOFTMAX_SGD
         ? new FactorizedSoftmaxTrainer(data, model, options, kernels)
         : new FactorizedTrainer(data, model, options, kernels);

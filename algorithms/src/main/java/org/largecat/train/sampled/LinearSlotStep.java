@@ -4,7 +4,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.SampledSpec;
 
 /**
  * The {@link SampledTrainer}'s step through the batch's (example, class) slots: the label and |S|
@@ -19,7 +19,7 @@ import org.largecat.train.TrainingOptions;
 abstract class LinearSlotStep implements MiniBatchLoop.Mode {
   final Dataset data;
   final LinearModel model;
-  final TrainingOptions options;
+  final SampledSpec options;
   final Kernels kernels;
   final MiniBatchLoop loop;
   final LinearRows rows;
@@ -53,7 +53,7 @@ abstract class LinearSlotStep implements MiniBatchLoop.Mode {
   LinearSlotStep(
       Dataset data,
       LinearModel model,
-      TrainingOptions options,
+      SampledSpec options,
       Kernels kernels,
       MiniBatchLoop loop,
       LinearRows rows,
@@ -190,7 +190,7 @@ abstract class LinearSlotStep implements MiniBatchLoop.Mode {
    * (both are exact, since an untouched coordinate only has its s decayed, which the lazy rule does
    * later; whole rows run as vector loops).
    */
-  private static boolean updatesByCoordinate(Dataset data, TrainingOptions options, int sampled) {
+  private static boolean updatesByCoordinate(Dataset data, SampledSpec options, int sampled) {
     if (!(data.features() instanceof SparseFeatures s) || data.rows() == 0) {
       return false;
     }

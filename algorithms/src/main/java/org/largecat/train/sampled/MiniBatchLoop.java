@@ -2,7 +2,7 @@ package org.largecat.train.sampled;
 
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.TrainingThreads;
 
 /**
@@ -42,7 +42,7 @@ final class MiniBatchLoop implements AutoCloseable {
   private double stepScale = 1;
 
   /** For {@code options}' batches and step on {@code rows} examples, on {@code threads} threads. */
-  MiniBatchLoop(int rows, TrainingOptions options, int threads) {
+  MiniBatchLoop(int rows, SampledSpec options, int threads) {
     this.rows = rows;
     batches = new BatchOrder(rows, options.batch(), options.seed());
     rowUpdate = new RowUpdate(options, rows);

@@ -4,7 +4,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.Features;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.SampledSpec;
 
 /**
  * Phase one of {@link LinearSlotStep} example by example: each example's |S| classes sampled with
@@ -25,7 +25,7 @@ final class PerExampleSlotStep extends LinearSlotStep {
   PerExampleSlotStep(
       Dataset data,
       LinearModel model,
-      TrainingOptions options,
+      SampledSpec options,
       Kernels kernels,
       MiniBatchLoop loop,
       LinearRows rows,

@@ -1,8 +1,8 @@
 package org.largecat.train.sampled;
 
 import org.largecat.kernel.VectorOps;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.TrainingOptions;
 
 /**
  * One iteration's step of the sampled trainers applied to rows of weights (the {@link
@@ -21,7 +21,7 @@ final class RowUpdate {
    */
   static final int BLOCK = 32;
 
-  private final TrainingOptions options;
+  private final SampledSpec options;
   private final int rows;
   private final boolean adaptive;
   private final double smoothing;
@@ -32,7 +32,7 @@ final class RowUpdate {
   private float precision;
 
   /** For {@code options}' step on a training set of {@code rows} examples. */
-  RowUpdate(TrainingOptions options, int rows) {
+  RowUpdate(SampledSpec options, int rows) {
     this.options = options;
     this.rows = rows;
     this.adaptive = options.stepSize() instanceof StepSizeSchedule.Adaptive;

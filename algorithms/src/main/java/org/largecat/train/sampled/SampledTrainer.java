@@ -7,10 +7,10 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 
 /**
  * Stochastic maximisation of a {@link SampledBound} over a linear model (A&R Algorithms 1 and 2,
@@ -41,7 +41,7 @@ public final class SampledTrainer implements Trainer {
    * Prepares to train {@code model} in place on {@code data}; the model's link must be the
    * method's. Call {@link #initialise} first for the paper's random start.
    */
-  public SampledTrainer(Dataset data, LinearModel model, TrainingOptions options, Kernels kernels) {
+  public SampledTrainer(Dataset data, LinearModel model, SampledSpec options, Kernels kernels) {
     requireTrainable(data, model, options);
     int classes = data.classes();
     int columns = data.columns();
@@ -68,7 +68,7 @@ public final class SampledTrainer implements Trainer {
   }
 
   /** |S|: the option's, at most K − 1, and K − 1 for the exact softmax. */
-  static int sampledClasses(TrainingOptions options, int classes) {
+  static int sampledClasses(SampledSpec options, int classes) {
     return options.method() == Method.EXACT_SOFTMAX_SGD
         ? classes - 1
         : Math.min(options.sampled(), classes - 1);
@@ -78,7 +78,7 @@ public final class SampledTrainer implements Trainer {
    * Refuses a model whose link is not the method's, whose shape is not the data's, or data with
    * fewer than 2 classes.
    */
-  static void requireTrainable(Dataset data, ScoreModel model, TrainingOptions options) {
+  static void requireTrainable(Dataset data, ScoreModel model, SampledSpec options) {
     if (model.link() != options.method().link()) {
       throw new IllegalArgumentException(
           options.method().label()
@@ -95,14 +95,14 @@ public final class SampledTrainer implements Trainer {
   }
 
   /** The sampler of |S| classes: uniform, or by frequency with {@code options.samplingPower()}. */
-  static ClassSampler classSampler(Dataset data, TrainingOptions options, int sampled) {
+  static ClassSampler classSampler(Dataset data, SampledSpec options, int sampled) {
     return options.samplingPower() > 0 && sampled < data.classes() - 1
         ? ClassSampler.frequency(data.classCounts(), options.samplingPower(), sampled)
         : ClassSampler.uniform(data.classes(), sampled);
   }
 
   /** The bound of {@code options.method()}. */
-  static SampledBound bound(Dataset data, TrainingOptions options, int sampled) {
+  static SampledBound bound(Dataset data, SampledSpec options, int sampled) {
     int classes = data.classes();
     return switch (options.method()) {
       case AR_SOFTMAX -> new SoftmaxAugmentReduce(data.rows(), classes);
@@ -127,7 +127,7 @@ public final class SampledTrainer implements Trainer {
   /**
    * Draws the initial weights N(0, weightScale²) and biases N(0, biasScale²) from the seed (§4).
    */
-  public static void initialise(LinearModel model, TrainingOptions options) {
+  public static void initialise(LinearModel model, SampledSpec options) {
     SplittableRandom random = new SplittableRandom(options.seed() ^ 0x5DEECE66DL);
     float[] w = model.weights();
     for (int i = 0; i < w.length; i++) {
@@ -177,7 +177,7 @@ public final class SampledTrainer implements Trainer {
    * batch's gather-dots, at most {@code options.threads()}. Handing a small batch to two threads
    * costs more than it saves.
    */
-  private static int threadsWorthStarting(Dataset data, TrainingOptions options, int slots) {
+  private static int threadsWorthStarting(Dataset data, SampledSpec options, int slots) {
     double perRow =
         data.features() instanceof SparseFeatures s && data.rows() > 0
             ? s.storedValues() / (double) data.rows()

@@ -5,8 +5,8 @@ import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
-import org.largecat.train.TrainingOptions;
 
 /**
  * Phase one of {@link LinearSlotStep} in {@link Sampling#SHARED} mode with dense x, the batch
@@ -25,7 +25,7 @@ final class SharedGemmSlotStep extends LinearSlotStep {
   SharedGemmSlotStep(
       Dataset data,
       LinearModel model,
-      TrainingOptions options,
+      SampledSpec options,
       Kernels kernels,
       MiniBatchLoop loop,
       LinearRows rows,

@@ -11,6 +11,7 @@ import org.largecat.data.SyntheticData;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 
 /**
@@ -137,8 +138,8 @@ class DoubleSumGradientTest {
     LinearModel model = startingModel();
     // δ huge: no U-max reset, so the step is plain SGD on the formulation; μ > 0, so B_W is finite
     // but far.
-    DoubleSumOptions options =
-        new DoubleSumOptions(method, RATE, 0.9, 1, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
+    DoubleSumSpec options =
+        new DoubleSumSpec(method, RATE, 0.9, 1, RIDGE, 1e9, 1, 1, 1, 1e-10, seed, 1);
     try (PairTrainer trainer = new PairTrainer(DATA, model, options, KERNELS)) {
       double[] start = parameters(trainer.u(), model);
       System.arraycopy(start, 0, before, 0, start.length);

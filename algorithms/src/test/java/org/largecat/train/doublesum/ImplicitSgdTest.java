@@ -12,6 +12,7 @@ import org.largecat.data.SyntheticData;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingDivergedException;
@@ -32,9 +33,9 @@ class ImplicitSgdTest {
     return model;
   }
 
-  private static DoubleSumOptions options(Method method, double rate, double ridge, int threads) {
-    return new DoubleSumOptions(
-        method, rate, 0.9, 1, ridge, 1, DoubleSumOptions.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
+  private static DoubleSumSpec options(Method method, double rate, double ridge, int threads) {
+    return new DoubleSumSpec(
+        method, rate, 0.9, 1, ridge, 1, DoubleSumSpec.POINTS_PER_STEP, 5, 5, 1e-10, 1, threads);
   }
 
   /**
@@ -49,9 +50,8 @@ class ImplicitSgdTest {
       for (double scale : new double[] {0.3, 30}) {
         LinearModel model = randomModel(6, 4, scale, 2);
         LinearModel before = randomModel(6, 4, scale, 2);
-        DoubleSumOptions o =
-            new DoubleSumOptions(
-                Method.IMPLICIT_SGD_BATCH, rate, 0.9, 1, 0, 1, 1, 1, 1, 1e-14, 4, 1);
+        DoubleSumSpec o =
+            new DoubleSumSpec(Method.IMPLICIT_SGD_BATCH, rate, 0.9, 1, 0, 1, 1, 1, 1, 1e-14, 4, 1);
         try (MiniBatchImplicitTrainer trainer =
             new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
           trainer.step();
@@ -137,8 +137,8 @@ class ImplicitSgdTest {
         for (double scale : new double[] {0.5, 3}) {
           LinearModel model = randomModel(classes, columns, scale, 8);
           LinearModel before = randomModel(classes, columns, scale, 8);
-          DoubleSumOptions o =
-              new DoubleSumOptions(
+          DoubleSumSpec o =
+              new DoubleSumSpec(
                   Method.IMPLICIT_SGD_BATCH,
                   rate,
                   0.9,

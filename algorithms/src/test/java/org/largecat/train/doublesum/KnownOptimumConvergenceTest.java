@@ -8,11 +8,13 @@ import org.junit.jupiter.api.Test;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.Trainers;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**
@@ -22,9 +24,9 @@ import org.largecat.train.sampled.SampledTrainer;
  * Learning rates are those §4.1's tuning picked on this problem ({@code largecat tune}, 10% of the
  * data, 50 epochs, grid 10^{0,±1,±2,±3}; with --ridge 1e-3 for the double-sum ones): isgd-batch 10,
  * isgd 1, umax 0.1, nce 100, is 100, ove 10; and isgd at its default 0.1 ({@link
- * TrainingOptions#defaultSgdLearningRate}). u_i keeps its first learning rate ({@link
- * DoubleSumOptions#uEpochDecay}); U-max is also run with u_i's rate decayed as §4.1 decays W's,
- * which leaves it short of the optimum.
+ * TrainerSpec#defaultSgdLearningRate}). u_i keeps its first learning rate ({@link
+ * DoubleSumSpec#uEpochDecay}); U-max is also run with u_i's rate decayed as §4.1 decays W's, which
+ * leaves it short of the optimum.
  */
 class KnownOptimumConvergenceTest {
   private static final Kernels KERNELS = Kernels.get();
@@ -42,22 +44,25 @@ class KnownOptimumConvergenceTest {
 
   private static Outcome doubleSum(Method method, double rate, double uEpochDecay) {
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, 50, 20);
-    DoubleSumOptions options =
-        DoubleSumOptions.from(
-                TrainingOptions.defaults(method)
-                    .withThreads(2)
-                    .withStepSize(new StepSizeSchedule.Sgd(rate, 0.9)))
-            .withRidge(KnownOptimumProblem.RIDGE)
-            .withUEpochDecay(uEpochDecay);
+    DoubleSumSpec options =
+        DoubleSumSpec.builder(method)
+            .threads(2)
+            .learningRate(rate)
+            .epochDecay(0.9)
+            .ridge(KnownOptimumProblem.RIDGE)
+            .uEpochDecay(uEpochDecay)
+            .build();
     return run(model, DoubleSumTrainers.create(KnownOptimumProblem.DATA, model, options, KERNELS));
   }
 
   private static Outcome sampled(Method method, double rate) {
-    TrainingOptions options =
-        TrainingOptions.defaults(method)
-            .withBatch(100, 5)
-            .withThreads(2)
-            .withStepSize(new StepSizeSchedule.Sgd(rate, 0.9));
+    SampledSpec options =
+        SampledSpec.builder(method)
+            .batch(100)
+            .sampled(5)
+            .threads(2)
+            .stepSize(new StepSizeSchedule.Sgd(rate, 0.9))
+            .build();
     LinearModel model = LinearModel.zeros(Link.SOFTMAX, 50, 20);
     SampledTrainer.initialise(model, options);
     return run(model, Trainers.create(KnownOptimumProblem.DATA, model, options, KERNELS));
@@ -86,8 +91,7 @@ class KnownOptimumConvergenceTest {
     regularised.put("isgd-batch (10)", doubleSum(Method.IMPLICIT_SGD_BATCH, 10));
     regularised.put(
         "isgd (0.1)",
-        doubleSum(
-            Method.IMPLICIT_SGD, TrainingOptions.defaultSgdLearningRate(Method.IMPLICIT_SGD)));
+        doubleSum(Method.IMPLICIT_SGD, TrainerSpec.defaultSgdLearningRate(Method.IMPLICIT_SGD)));
     regularised.put("isgd (1)", doubleSum(Method.IMPLICIT_SGD, 1));
     regularised.put("umax (0.1)", doubleSum(Method.UMAX, 0.1));
     regularised.put("umax (0.1, u x0.9)", doubleSum(Method.UMAX, 0.1, 0.9));

@@ -14,6 +14,7 @@ import org.largecat.data.SparseFeatures;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.FullBatchSpec;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingRun;
 
@@ -22,7 +23,7 @@ class FullBatchSoftmaxTest {
   private static final Kernels KERNELS = Kernels.get();
   private static final FullBatchSoftmax.Progress QUIET = (i, p, f, g, c, s) -> {};
 
-  private static FullBatchRun fit(Dataset data, LinearModel model, FullBatchOptions options) {
+  private static FullBatchRun fit(Dataset data, LinearModel model, FullBatchSpec options) {
     return FullBatchSoftmax.train(data, model, options, KERNELS, QUIET);
   }
 
@@ -35,9 +36,9 @@ class FullBatchSoftmaxTest {
             : TestProblems.sparse(4000, 8, 10, 21);
     LinearModel one = LinearModel.zeros(Link.SOFTMAX, 10, 8);
     LinearModel two = LinearModel.zeros(Link.SOFTMAX, 10, 8);
-    FullBatchOptions options = FullBatchOptions.defaults(8, 10).withPriorVariance(4);
-    FullBatchRun first = fit(data, one, options.withThreads(1));
-    FullBatchRun second = fit(data, two, options.withThreads(2));
+    FullBatchSpec options = FullBatchSpec.builder(8, 10).priorVariance(4).build();
+    FullBatchRun first = fit(data, one, options.toBuilder().threads(1).build());
+    FullBatchRun second = fit(data, two, options.toBuilder().threads(2).build());
     assertTrue(first.converged(), first.toString());
     assertEquals(first.iterations(), second.iterations());
     assertEquals(first.passes(), second.passes());
@@ -52,7 +53,7 @@ class FullBatchSoftmaxTest {
   @Test
   void maximumLikelihoodFromASavedModelReachesTheSameOptimum() {
     Dataset data = TestProblems.dense(3000, 5, 6, 22);
-    FullBatchOptions options = FullBatchOptions.defaults(5, 6).withThreads(2);
+    FullBatchSpec options = FullBatchSpec.builder(5, 6).threads(2).build();
     LinearModel fromZero = LinearModel.zeros(Link.SOFTMAX, 6, 5);
     FullBatchRun zero = fit(data, fromZero, options);
     LinearModel fromElsewhere = LinearModel.zeros(Link.SOFTMAX, 6, 5);
@@ -69,9 +70,10 @@ class FullBatchSoftmaxTest {
         fit(
             data,
             LinearModel.zeros(Link.SOFTMAX, 6, 5),
-            FullBatchOptions.defaults(5, 6)
-                .withLbfgs(LbfgsSettings.DEFAULT.withMaxEvaluations(4))
-                .withThreads(2));
+            FullBatchSpec.builder(5, 6)
+                .lbfgs(LbfgsSettings.DEFAULT.withMaxEvaluations(4))
+                .threads(2)
+                .build());
     assertEquals(TrainingRun.Stop.MAX_EPOCHS, run.stoppedBecause(), run.toString());
     assertTrue(run.passes() <= 5, "4 evaluations and the float model's: " + run);
   }
@@ -85,7 +87,7 @@ class FullBatchSoftmaxTest {
     TrainingDivergedException e =
         assertThrows(
             TrainingDivergedException.class,
-            () -> fit(data, model, FullBatchOptions.defaults(3, 4)));
+            () -> fit(data, model, FullBatchSpec.builder(3, 4).build()));
     assertTrue(
         e.getMessage().startsWith("the objective became NaN at the starting point"),
         e.getMessage());
@@ -112,7 +114,8 @@ class FullBatchSoftmaxTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                FullBatchSoftmax.requireMemory(data, FullBatchOptions.defaults(columns, classes)));
+                FullBatchSoftmax.requireMemory(
+                    data, FullBatchSpec.builder(columns, classes).build()));
     assertTrue(
         e.getMessage()
             .startsWith(
@@ -130,10 +133,15 @@ class FullBatchSoftmaxTest {
     IllegalArgumentException probit =
         assertThrows(
             IllegalArgumentException.class,
-            () -> fit(data, LinearModel.zeros(Link.PROBIT, 4, 3), FullBatchOptions.defaults(3, 4)));
+            () ->
+                fit(
+                    data,
+                    LinearModel.zeros(Link.PROBIT, 4, 3),
+                    FullBatchSpec.builder(3, 4).build()));
     assertEquals("exact-softmax fits a SOFTMAX model, not PROBIT", probit.getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> fit(data, LinearModel.zeros(Link.SOFTMAX, 5, 3), FullBatchOptions.defaults(3, 4)));
+        () ->
+            fit(data, LinearModel.zeros(Link.SOFTMAX, 5, 3), FullBatchSpec.builder(3, 4).build()));
   }
 }

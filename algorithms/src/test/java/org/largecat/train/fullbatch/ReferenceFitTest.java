@@ -20,6 +20,7 @@ import org.largecat.data.TextFormat;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
+import org.largecat.train.FullBatchSpec;
 import org.largecat.train.TrainingRun;
 
 /**
@@ -40,7 +41,7 @@ class ReferenceFitTest {
   @ValueSource(strings = {"dense", "sparse"})
   void reachesTheNewtonOptimum(String storage) {
     Reference reference = reference();
-    LinearModel model = fit(storage, reference, FullBatchOptions.defaults(5, 4).lbfgs(), 1e-8);
+    LinearModel model = fit(storage, reference, FullBatchSpec.defaultLbfgs(5, 4), 1e-8);
     assertParametersClose(reference, model, 1e-4);
   }
 
@@ -65,7 +66,7 @@ class ReferenceFitTest {
         FullBatchSoftmax.train(
             data,
             model,
-            new FullBatchOptions(reference.priorVariance(), 2, settings),
+            new FullBatchSpec(reference.priorVariance(), 2, settings),
             KERNELS,
             (iteration, passes, objective, gradientNorm, change, seconds) -> {});
     assertEquals(TrainingRun.Stop.CONVERGED, run.stoppedBecause(), run.toString());

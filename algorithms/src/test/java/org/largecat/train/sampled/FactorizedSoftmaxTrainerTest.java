@@ -16,9 +16,9 @@ import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
 import org.largecat.model.SoftmaxBlock;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 
 class FactorizedSoftmaxTrainerTest {
@@ -197,11 +197,13 @@ class FactorizedSoftmaxTrainerTest {
     double rate = 2;
     for (Dataset data : new Dataset[] {sparse, denseCopy(sparse)}) {
       for (int threads = 1; threads <= 2; threads++) {
-        TrainingOptions options =
-            TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-                .withBatch(data.rows(), data.classes() - 1)
-                .withThreads(threads)
-                .withStepSize(new StepSizeSchedule.Sgd(rate, 1));
+        SampledSpec options =
+            SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+                .batch(data.rows())
+                .sampled(data.classes() - 1)
+                .threads(threads)
+                .stepSize(new StepSizeSchedule.Sgd(rate, 1))
+                .build();
         FactorizedModel model = FactorizedTrainer.initialModel(data, options, 3);
         for (int k = 0; k < model.classes(); k++) {
           model.biases()[k] = 0.4 * k - 1.5;
@@ -236,11 +238,13 @@ class FactorizedSoftmaxTrainerTest {
     FactorizedModel truth =
         new FactorizedModel(Link.SOFTMAX, 40, 60, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-            .withBatch(500, 39)
-            .withThreads(2)
-            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    SampledSpec options =
+        SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+            .batch(500)
+            .sampled(39)
+            .threads(2)
+            .stepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE)
+            .build();
     FactorizedModel model = FactorizedTrainer.initialModel(train, options, rank);
     TrainingRun run;
     try (var trainer = FactorizedTrainers.create(train, model, options, KERNELS)) {
@@ -258,7 +262,7 @@ class FactorizedSoftmaxTrainerTest {
   @Test
   void refusesAnotherMethodAndABadLabel() {
     Dataset data = SyntheticData.factorizedSoftmax(KERNELS, 10, 5, 3, 2, 0.5, 0.5, 1).data();
-    TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(5, 2);
+    SampledSpec options = SampledSpec.builder(Method.AR_SOFTMAX).batch(5).sampled(2).build();
     FactorizedModel model = FactorizedTrainer.initialModel(data, options, 2);
     IllegalArgumentException method =
         assertThrows(

@@ -23,9 +23,9 @@ import org.largecat.model.FactorizedModel;
 import org.largecat.model.Link;
 import org.largecat.train.LogSoftmax;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.TrainingOptions;
 
 class FactorizedTrainerTest {
   private static final Kernels KERNELS = Kernels.of("scalar");
@@ -113,11 +113,13 @@ class FactorizedTrainerTest {
     Dataset dense = smallSet(30, 6, 5, 3);
     int rank = 3;
     for (Dataset data : new Dataset[] {dense, sparseCopy(dense)}) {
-      TrainingOptions options =
-          TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-              .withBatch(data.rows(), 4)
-              .withThreads(1)
-              .withStepSize(new StepSizeSchedule.Sgd(1, 1));
+      SampledSpec options =
+          SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+              .batch(data.rows())
+              .sampled(4)
+              .threads(1)
+              .stepSize(new StepSizeSchedule.Sgd(1, 1))
+              .build();
       FactorizedModel model = FactorizedTrainer.initialModel(data, options, rank);
       for (int k = 0; k < model.classes(); k++) {
         model.biases()[k] = 0.3 * k - 0.5;
@@ -152,13 +154,15 @@ class FactorizedTrainerTest {
 
   private static FactorizedModel train(
       Dataset data, int rank, Sampling sampling, int threads, int iterations, long seed) {
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(100, 5)
-            .withThreads(threads)
-            .withSeed(seed)
-            .withSampling(sampling)
-            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(100)
+            .sampled(5)
+            .threads(threads)
+            .seed(seed)
+            .sampling(sampling)
+            .stepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE)
+            .build();
     FactorizedModel model = FactorizedTrainer.initialModel(data, options, rank);
     try (FactorizedTrainer trainer = new FactorizedTrainer(data, model, options, KERNELS)) {
       for (int t = 0; t < iterations; t++) {
@@ -181,11 +185,13 @@ class FactorizedTrainerTest {
   /**
    * {@code method} on two threads, |B| = 500, |S| = 10, with the factorized step under the rule.
    */
-  private static TrainingOptions underRule(Method method) {
-    return TrainingOptions.defaults(method)
-        .withBatch(500, 10)
-        .withThreads(2)
-        .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+  private static SampledSpec underRule(Method method) {
+    return SampledSpec.builder(method)
+        .batch(500)
+        .sampled(10)
+        .threads(2)
+        .stepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE)
+        .build();
   }
 
   /**
@@ -251,7 +257,7 @@ class FactorizedTrainerTest {
     Dataset[] split = trainAndTest(all, 10_000);
     Dataset train = split[0];
     Dataset test = split[1];
-    TrainingOptions common = underRule(Method.OVE);
+    SampledSpec common = underRule(Method.OVE);
     double start =
         Evaluation.evaluate(
                 FactorizedTrainer.initialModel(train, common, rank), test, KERNELS, 5, 2)
@@ -259,7 +265,7 @@ class FactorizedTrainerTest {
     double[] fitted = new double[2];
     Sampling[] samplings = {Sampling.PER_EXAMPLE, Sampling.SHARED};
     for (int m = 0; m < 2; m++) {
-      TrainingOptions options = common.withSampling(samplings[m]);
+      SampledSpec options = common.toBuilder().sampling(samplings[m]).build();
       FactorizedModel model = FactorizedTrainer.initialModel(train, options, rank);
       try (FactorizedTrainer trainer = new FactorizedTrainer(train, model, options, KERNELS)) {
         for (int t = 0; t < 15 * trainer.iterationsPerEpoch(); t++) {
@@ -292,11 +298,13 @@ class FactorizedTrainerTest {
         new FactorizedModel(
             Link.SOFTMAX, 2000, 2000, rank, all.inputs(), all.outputs(), all.biases());
     double best = Evaluation.evaluate(truth, test, KERNELS, 5, 2).meanLogLikelihood();
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(100, 100)
-            .withThreads(2)
-            .withStepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE);
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(100)
+            .sampled(100)
+            .threads(2)
+            .stepSize(StepSizeSchedule.FACTORIZED_UNDER_RULE)
+            .build();
     FactorizedModel model = FactorizedTrainer.initialModel(train, options, rank);
     try (FactorizedTrainer trainer = new FactorizedTrainer(train, model, options, KERNELS)) {
       for (int t = 0; t < 3 * trainer.iterationsPerEpoch(); t++) {
@@ -315,7 +323,7 @@ class FactorizedTrainerTest {
   @Test
   void refusesAModelOfAnotherLinkOrShape() {
     Dataset data = smallSet(10, 4, 3, 1);
-    TrainingOptions options = TrainingOptions.defaults(Method.AR_SOFTMAX).withBatch(5, 2);
+    SampledSpec options = SampledSpec.builder(Method.AR_SOFTMAX).batch(5).sampled(2).build();
     FactorizedModel probit = FactorizedModel.zeros(Link.PROBIT, 3, 4, 2);
     IllegalArgumentException link =
         assertThrows(

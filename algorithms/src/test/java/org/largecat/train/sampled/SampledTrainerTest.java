@@ -14,9 +14,9 @@ import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 
 class SampledTrainerTest {
@@ -35,13 +35,15 @@ class SampledTrainerTest {
 
   private static LinearModel train(
       Dataset data, Method method, Sampling sampling, int iterations, int threads, long seed) {
-    TrainingOptions options =
-        TrainingOptions.defaults(method)
-            .withBatch(200, 5)
-            .withThreads(threads)
-            .withSeed(seed)
-            .withSampling(sampling)
-            .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+    SampledSpec options =
+        SampledSpec.builder(method)
+            .batch(200)
+            .sampled(5)
+            .threads(threads)
+            .seed(seed)
+            .sampling(sampling)
+            .stepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1))
+            .build();
     LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
@@ -137,12 +139,14 @@ class SampledTrainerTest {
 
   @Test
   void frequencySampledArSoftmaxReachesTheSameOptimum() {
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.AR_SOFTMAX)
-            .withBatch(200, 5)
-            .withThreads(2)
-            .withSamplingPower(0.75)
-            .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+    SampledSpec options =
+        SampledSpec.builder(Method.AR_SOFTMAX)
+            .batch(200)
+            .sampled(5)
+            .threads(2)
+            .samplingPower(0.75)
+            .stepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1))
+            .build();
     LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
@@ -185,11 +189,13 @@ class SampledTrainerTest {
   @Test
   void boundsLieBelowTheExactLogLikelihood() {
     for (Method method : new Method[] {Method.AR_SOFTMAX, Method.OVE}) {
-      TrainingOptions options =
-          TrainingOptions.defaults(method)
-              .withBatch(200, 5)
-              .withThreads(2)
-              .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+      SampledSpec options =
+          SampledSpec.builder(method)
+              .batch(200)
+              .sampled(5)
+              .threads(2)
+              .stepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1))
+              .build();
       LinearModel model = LinearModel.zeros(method.link(), CLASSES, COLUMNS);
       SampledTrainer.initialise(model, options);
       double bound;
@@ -216,11 +222,13 @@ class SampledTrainerTest {
     double[] norms = new double[2];
     double[] variances = {0, 1e-6};
     for (int i = 0; i < 2; i++) {
-      TrainingOptions options =
-          TrainingOptions.defaults(Method.OVE)
-              .withBatch(200, 5)
-              .withThreads(1)
-              .withPriorVariance(variances[i]);
+      SampledSpec options =
+          SampledSpec.builder(Method.OVE)
+              .batch(200)
+              .sampled(5)
+              .threads(1)
+              .priorVariance(variances[i])
+              .build();
       LinearModel model = LinearModel.zeros(Method.OVE.link(), CLASSES, COLUMNS);
       SampledTrainer.initialise(model, options);
       try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, KERNELS)) {
@@ -286,11 +294,13 @@ class SampledTrainerTest {
     int classes = data.classes();
     int columns = data.columns();
     StepSizeSchedule.Adaptive schedule = new StepSizeSchedule.Adaptive(0.5, 0.9, 2000, 0.1);
-    TrainingOptions options =
-        TrainingOptions.defaults(Method.EXACT_SOFTMAX_SGD)
-            .withBatch(LABELS.length, classes)
-            .withThreads(threads)
-            .withStepSize(schedule);
+    SampledSpec options =
+        SampledSpec.builder(Method.EXACT_SOFTMAX_SGD)
+            .batch(LABELS.length)
+            .sampled(classes)
+            .threads(threads)
+            .stepSize(schedule)
+            .build();
     LinearModel model = LinearModel.zeros(Method.EXACT_SOFTMAX_SGD.link(), classes, columns);
     SampledTrainer.initialise(model, options);
     double[] w = new double[classes * columns];
@@ -376,10 +386,12 @@ class SampledTrainerTest {
     Dataset data = SyntheticData.linearSoftmax(2_000, 100, CLASSES, 0.5, 5).data();
     LinearModel[] models = new LinearModel[2];
     for (int threads = 1; threads <= 2; threads++) {
-      TrainingOptions options =
-          TrainingOptions.defaults(Method.AR_SOFTMAX)
-              .withBatch(200, CLASSES - 1)
-              .withThreads(threads);
+      SampledSpec options =
+          SampledSpec.builder(Method.AR_SOFTMAX)
+              .batch(200)
+              .sampled(CLASSES - 1)
+              .threads(threads)
+              .build();
       LinearModel model = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
       SampledTrainer.initialise(model, options);
       try (SampledTrainer trainer = new SampledTrainer(data, model, options, KERNELS)) {
@@ -405,11 +417,13 @@ class SampledTrainerTest {
         new Dataset(toSparse((DenseFeatures) dense.features()), dense.labels(), CLASSES);
     LinearModel[] models = new LinearModel[2];
     for (int m = 0; m < 2; m++) {
-      TrainingOptions options =
-          TrainingOptions.defaults(Method.AR_SOFTMAX)
-              .withBatch(200, CLASSES - 1)
-              .withThreads(2)
-              .withSampling(Sampling.SHARED);
+      SampledSpec options =
+          SampledSpec.builder(Method.AR_SOFTMAX)
+              .batch(200)
+              .sampled(CLASSES - 1)
+              .threads(2)
+              .sampling(Sampling.SHARED)
+              .build();
       models[m] = LinearModel.zeros(Method.AR_SOFTMAX.link(), CLASSES, 100);
       SampledTrainer.initialise(models[m], options);
       try (SampledTrainer trainer =

@@ -13,8 +13,9 @@ import org.largecat.model.ScoreModel;
 import org.largecat.spark.data.PartitionRows;
 import org.largecat.spark.eval.Columns;
 import org.largecat.spark.eval.ShippedModel;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainerSpec;
 import scala.Function1;
 import scala.Function2;
 import scala.reflect.ClassTag$;
@@ -65,7 +66,8 @@ public final class DistributedTrainer implements Trainer {
    * {@code labelCol}, Spark ML vectors of size D in {@code featuresCol}; reads and caches each
    * partition's rows once (a bad row fails here, naming its position).
    *
-   * @param options the single-machine options; {@code threads} is ignored (one per partition)
+   * @param spec the single-machine spec, a {@link SampledSpec}; its {@code threads} is ignored (one
+   *     per partition)
    * @param roundsPerEpoch R, the rounds an epoch is cut into: every partition must have at least R
    *     mini-batches
    */
@@ -74,11 +76,11 @@ public final class DistributedTrainer implements Trainer {
       String labelCol,
       String featuresCol,
       ScoreModel model,
-      TrainingOptions options,
+      TrainerSpec spec,
       int roundsPerEpoch) {
-    if (options.method().isDoubleSum() || options.method().isFullBatch()) {
+    if (!(spec instanceof SampledSpec options)) {
       throw new IllegalArgumentException(
-          options.method().label()
+          spec.method().label()
               + " has no data-parallel trainer; the sampled-bound methods have (ar-softmax, ove,"
               + " ar-probit, ar-logistic, exact-softmax-sgd, nce, is)");
     }

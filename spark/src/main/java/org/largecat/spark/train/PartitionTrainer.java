@@ -7,8 +7,8 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.spark.ExecutorKernels;
 import org.largecat.spark.eval.ShippedModel;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.sampled.FactorizedTrainers;
 import org.largecat.train.sampled.SampledTrainer;
 
@@ -38,17 +38,18 @@ final class PartitionTrainer {
    *     than {@code roundsPerEpoch}
    */
   PartitionTrainer(
-      int partition, Dataset data, ScoreModel copy, TrainingOptions options, int roundsPerEpoch) {
+      int partition, Dataset data, ScoreModel copy, SampledSpec options, int roundsPerEpoch) {
     this.partition = partition;
     this.data = data;
     if (data.rows() == 0) {
       return;
     }
-    TrainingOptions own =
-        options
-            .withSeed(
+    SampledSpec own =
+        options.toBuilder()
+            .seed(
                 new SplittableRandom(options.seed() ^ (0x9E3779B97F4A7C15L * partition)).nextLong())
-            .withThreads(1);
+            .threads(1)
+            .build();
     local = copy;
     trainer =
         switch (local) {

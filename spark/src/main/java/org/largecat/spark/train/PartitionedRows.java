@@ -7,7 +7,7 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.ScoreModel;
 import org.largecat.spark.eval.DistributedEvaluation;
 import org.largecat.train.Trainer;
-import org.largecat.train.TrainingOptions;
+import org.largecat.train.TrainerSpec;
 
 /**
  * A DataFrame's rows as the {@link org.largecat.fit.Fitter} trains them: in their partitions, by
@@ -44,8 +44,8 @@ public record PartitionedRows(
   }
 
   @Override
-  public Trainer trainer(ScoreModel model, TrainingOptions options, Double ridge, Kernels kernels) {
-    return new DistributedTrainer(frame, labelCol, featuresCol, model, options, roundsPerEpoch);
+  public Trainer trainer(ScoreModel model, TrainerSpec spec, Kernels kernels) {
+    return new DistributedTrainer(frame, labelCol, featuresCol, model, spec, roundsPerEpoch);
   }
 
   @Override

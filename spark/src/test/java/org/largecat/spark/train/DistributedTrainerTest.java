@@ -17,10 +17,11 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.spark.Frames;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
+import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
-import org.largecat.train.TrainingOptions;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.FactorizedTrainer;
 import org.largecat.train.sampled.SampledTrainer;
@@ -45,15 +46,17 @@ class DistributedTrainerTest {
     spark.stop();
   }
 
-  private static TrainingOptions options(Method method) {
-    return TrainingOptions.defaults(method)
-        .withBatch(200, 5)
-        .withThreads(1)
-        .withSeed(1)
-        .withStepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1));
+  private static SampledSpec options(Method method) {
+    return SampledSpec.builder(method)
+        .batch(200)
+        .sampled(5)
+        .threads(1)
+        .seed(1)
+        .stepSize(new StepSizeSchedule.Adaptive(0.05, 0.9, 2000, 0.1))
+        .build();
   }
 
-  private static LinearModel start(TrainingOptions options) {
+  private static LinearModel start(SampledSpec options) {
     LinearModel model = LinearModel.zeros(options.method().link(), CLASSES, COLUMNS);
     SampledTrainer.initialise(model, options);
     return model;
@@ -64,7 +67,7 @@ class DistributedTrainerTest {
   }
 
   private static LinearModel distributed(Method method, int partitions, int roundsPerEpoch) {
-    TrainingOptions options = options(method);
+    SampledSpec options = options(method);
     LinearModel model = start(options);
     org.apache.spark.sql.Dataset<Row> frame = Frames.of(spark, TRAIN.data(), partitions);
     try (DistributedTrainer trainer =
@@ -75,7 +78,7 @@ class DistributedTrainerTest {
   }
 
   private static LinearModel singleMachine(Method method) {
-    TrainingOptions options = options(method);
+    SampledSpec options = options(method);
     LinearModel model = start(options);
     try (SampledTrainer trainer = new SampledTrainer(TRAIN.data(), model, options, Kernels.get())) {
       TrainingRun.run(
@@ -109,7 +112,7 @@ class DistributedTrainerTest {
 
   @Test
   void theStoppingRuleEndsADistributedRun() {
-    TrainingOptions options = options(Method.AR_SOFTMAX);
+    SampledSpec options = options(Method.AR_SOFTMAX);
     LinearModel model = start(options);
     try (DistributedTrainer trainer =
         new DistributedTrainer(
@@ -125,7 +128,7 @@ class DistributedTrainerTest {
 
   @Test
   void trainsAFactorizedModel() {
-    TrainingOptions options = options(Method.AR_SOFTMAX);
+    SampledSpec options = options(Method.AR_SOFTMAX);
     FactorizedModel model = FactorizedTrainer.initialModel(CLASSES, COLUMNS, options, 4);
     double before =
         Evaluation.evaluate(model, TEST.data(), Kernels.get(), 1, 1).meanLogLikelihood();
@@ -147,7 +150,12 @@ class DistributedTrainerTest {
             IllegalArgumentException.class,
             () ->
                 new DistributedTrainer(
-                    frame, "label", "features", softmax, options(Method.UMAX), 1));
+                    frame,
+                    "label",
+                    "features",
+                    softmax,
+                    DoubleSumSpec.builder(Method.UMAX).build(),
+                    1));
     assertTrue(doubleSum.getMessage().startsWith("umax has no data-parallel trainer"));
     IllegalArgumentException link =
         assertThrows(
