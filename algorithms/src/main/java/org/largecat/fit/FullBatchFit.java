@@ -8,12 +8,12 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.FullBatchSpec;
+import org.largecat.train.LbfgsSettings;
 import org.largecat.train.Method;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.fullbatch.FullBatchRun;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
 import org.largecat.train.fullbatch.LbfgsResult;
-import org.largecat.train.fullbatch.LbfgsSettings;
 
 /**
  * A {@link Fitter}'s run of the full-batch solver: L-BFGS on the exact softmax log-likelihood (or

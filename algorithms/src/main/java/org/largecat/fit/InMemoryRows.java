@@ -11,7 +11,6 @@ import org.largecat.model.ScoreModel;
 import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainerSpec;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.sampled.FactorizedTrainers;
 

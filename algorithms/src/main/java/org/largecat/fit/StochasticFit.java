@@ -15,7 +15,6 @@ import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainerSpec;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.FactorizedTrainer;

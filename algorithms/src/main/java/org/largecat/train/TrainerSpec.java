@@ -1,5 +1,6 @@
 package org.largecat.train;
 
+import org.largecat.fit.Trainers;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
 
 /**

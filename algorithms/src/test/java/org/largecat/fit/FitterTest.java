@@ -22,7 +22,6 @@ import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingRun;
 
 /**

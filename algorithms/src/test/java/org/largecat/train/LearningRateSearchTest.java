@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 

@@ -13,13 +13,13 @@ import org.largecat.data.Preprocessing;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 import org.largecat.train.sampled.SampledTrainer;
 
 /**

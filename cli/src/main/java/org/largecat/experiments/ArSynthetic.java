@@ -7,12 +7,12 @@ import java.util.List;
 import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingRun;
 import org.largecat.train.sampled.SampledTrainer;
 

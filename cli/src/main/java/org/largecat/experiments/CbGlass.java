@@ -14,12 +14,12 @@ import org.largecat.cb.Link;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.prepare.RDataset;
 import org.largecat.prepare.Split;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 
 /**
  * categorical-from-binary Table G.3 (App. G.7): glass identification, 10 random splits of the 214

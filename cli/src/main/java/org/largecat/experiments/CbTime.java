@@ -18,6 +18,7 @@ import org.largecat.cb.GaussianPrior;
 import org.largecat.cb.IbCavi;
 import org.largecat.data.Dataset;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
@@ -26,7 +27,6 @@ import org.largecat.train.SampledSpec;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingRun;
 
 /**

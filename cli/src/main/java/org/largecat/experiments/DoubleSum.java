@@ -16,6 +16,7 @@ import org.largecat.data.ReadOptions;
 import org.largecat.data.SyntheticData;
 import org.largecat.data.TextFormat;
 import org.largecat.eval.Evaluation;
+import org.largecat.fit.Trainers;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.DoubleSumSpec;
@@ -25,7 +26,6 @@ import org.largecat.train.SampledSpec;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainerSpec;
-import org.largecat.train.Trainers;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingRun;
 

@@ -88,33 +88,15 @@ public final class FullBatchSoftmax {
     };
   }
 
-  /** The most bytes of (s, y) pairs {@link #history} keeps. */
-  private static final long HISTORY_BYTES = 256L << 20;
-
-  /** The fewest and most pairs {@link #history} keeps. */
-  private static final int FEWEST_PAIRS = 10;
-
-  private static final int MOST_PAIRS = 100;
-
-  /**
-   * The (s, y) pairs L-BFGS keeps for a model of (D + 1) K parameters: as many as fit in 256 MB,
-   * from 10 to 100. More pairs take fewer passes where the curvature differs much between
-   * directions (the Hessian of a softmax with a weak prior), at a cost per iteration of 4m (D + 1)
-   * K flops against a pass's 4N (D + 1) K; the budget keeps a large model's state to 26 vectors.
-   */
-  public static int history(int columns, int classes) {
-    double pairBytes = 2.0 * Double.BYTES * (columns + 1.0) * classes;
-    return (int) Math.max(FEWEST_PAIRS, Math.min(MOST_PAIRS, HISTORY_BYTES / pairBytes));
-  }
-
   /**
    * The bytes a run with the default settings needs besides the data and the model: the L-BFGS
-   * state of (2m + 6) vectors of (D + 1) K doubles, m = {@link #history}, the objective's partial
-   * gradients (at most {@value SoftmaxObjective#MOST_PARTIAL_SUMS} − 1 more such vectors) and each
-   * thread's block buffers; saturating at {@link Long#MAX_VALUE}.
+   * state of (2m + 6) vectors of (D + 1) K doubles, m = {@link FullBatchSpec#history}, the
+   * objective's partial gradients (at most {@value SoftmaxObjective#MOST_PARTIAL_SUMS} − 1 more
+   * such vectors) and each thread's block buffers; saturating at {@link Long#MAX_VALUE}.
    */
   public static long bytesNeeded(int rows, int columns, int classes, boolean sparse, int threads) {
-    return bytesNeeded(rows, columns, classes, sparse, threads, history(columns, classes));
+    return bytesNeeded(
+        rows, columns, classes, sparse, threads, FullBatchSpec.history(columns, classes));
   }
 
   private static long bytesNeeded(

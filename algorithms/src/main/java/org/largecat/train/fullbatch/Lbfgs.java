@@ -1,6 +1,7 @@
 package org.largecat.train.fullbatch;
 
 import java.util.Objects;
+import org.largecat.train.LbfgsSettings;
 import org.largecat.train.TrainingDivergedException;
 
 /**

@@ -3,9 +3,9 @@ package org.largecat.train.doublesum;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.model.LinearModel;
+import org.largecat.train.LbfgsSettings;
 import org.largecat.train.fullbatch.Lbfgs;
 import org.largecat.train.fullbatch.LbfgsResult;
-import org.largecat.train.fullbatch.LbfgsSettings;
 
 /**
  * The exact objective the double-sum trainers minimise, F(W̃) = −(1/N) Σ_n log p(y_n | x_n) +

@@ -15,6 +15,7 @@ import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.FullBatchSpec;
+import org.largecat.train.LbfgsSettings;
 import org.largecat.train.TrainingDivergedException;
 import org.largecat.train.TrainingRun;
 

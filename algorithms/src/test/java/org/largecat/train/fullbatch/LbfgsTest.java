@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.largecat.train.LbfgsSettings;
 import org.largecat.train.TrainingDivergedException;
 
 /** The minimiser on functions with known minima, its caps, and its ways of failing. */

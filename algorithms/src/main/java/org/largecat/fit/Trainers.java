@@ -1,8 +1,13 @@
-package org.largecat.train;
+package org.largecat.fit;
 
 import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
+import org.largecat.train.DoubleSumSpec;
+import org.largecat.train.FullBatchSpec;
+import org.largecat.train.SampledSpec;
+import org.largecat.train.Trainer;
+import org.largecat.train.TrainerSpec;
 import org.largecat.train.doublesum.DoubleSumTrainers;
 import org.largecat.train.sampled.SampledTrainer;
 

@@ -1,4 +1,4 @@
-package org.largecat.train.fullbatch;
+package org.largecat.train;
 
 /**
  * When {@link Lbfgs} stops, and how much curvature it keeps.
