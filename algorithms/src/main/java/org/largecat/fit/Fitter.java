@@ -374,7 +374,7 @@ public final class Fitter {
     return given;
   }
 
-  private static void addIf(List<String> names, boolean given, String name) {
+  static void addIf(List<String> names, boolean given, String name) {
     if (given) {
       names.add(name);
     }

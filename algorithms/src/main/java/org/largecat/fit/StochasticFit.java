@@ -11,6 +11,7 @@ import org.largecat.model.ScoreModel;
 import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
+import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
@@ -114,12 +115,12 @@ final class StochasticFit {
       if (settings.epochs != null && settings.iterations != null) {
         throw new IllegalArgumentException("set epochs or iterations, not both");
       }
-      if (settings.tolerance != null) rule.add("tolerance");
-      if (settings.patience != null) rule.add("patience");
-      if (settings.maxEpochs != null) rule.add("maxEpochs");
-      if (settings.maxSeconds != null) rule.add("maxSeconds");
-      if (settings.stepReductions != null) rule.add("stepReductions");
-      if (settings.validationFraction != null) rule.add("validationFraction");
+      Fitter.addIf(rule, settings.tolerance != null, "tolerance");
+      Fitter.addIf(rule, settings.patience != null, "patience");
+      Fitter.addIf(rule, settings.maxEpochs != null, "maxEpochs");
+      Fitter.addIf(rule, settings.maxSeconds != null, "maxSeconds");
+      Fitter.addIf(rule, settings.stepReductions != null, "stepReductions");
+      Fitter.addIf(rule, settings.validationFraction != null, "validationFraction");
       if (!rule.isEmpty()) {
         throw new IllegalArgumentException(
             String.join(", ", rule)
@@ -131,7 +132,7 @@ final class StochasticFit {
         throw new IllegalArgumentException(
             "rank applies to the sampled-bound methods, not " + method.label());
       }
-      if (settings.sampling != org.largecat.train.Sampling.PER_EXAMPLE
+      if (settings.sampling != Sampling.PER_EXAMPLE
           || settings.samplingPower != 0
           || settings.priorVariance != 0) {
         throw new IllegalArgumentException(
