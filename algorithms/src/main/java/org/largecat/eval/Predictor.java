@@ -35,10 +35,10 @@ public final class Predictor {
    * The most rows a block holds; fewer when K is so large that their float utilities would pass
    * {@link #BLOCK_CELLS}.
    */
-  static final int BLOCK = 128;
+  static final int BLOCK = 256;
 
-  /** The float utilities one block may hold, 8 MB. */
-  private static final int BLOCK_CELLS = 1 << 21;
+  /** The float utilities one block may hold, 16 MB. */
+  private static final int BLOCK_CELLS = 1 << 22;
 
   /**
    * A linear model's sparse rows are copied into a dense block for the gemm when they store at
@@ -119,7 +119,7 @@ public final class Predictor {
 
   /**
    * Rows of a block of {@link #forEachRow} for K classes: a power of two, at most {@value #BLOCK},
-   * whose float utilities fit 8 MB. A power of two divides every power-of-two cut of a data set of
+   * whose float utilities fit 16 MB. A power of two divides every power-of-two cut of a data set of
    * at least {@value #BLOCK} rows, so such cuts keep the blocks.
    */
   public static int blockRows(int classes) {
