@@ -13,11 +13,12 @@ import org.largecat.model.ScoreModel;
 
 /**
  * Exact evaluation of a {@link ScoreModel} on a dataset: the mean log-likelihood per example, the
- * accuracy and the top-k accuracy. All K utilities of each example are computed, a block of rows by
- * one gemm ({@link Predictor}); the softmax's log p is ψ_y − logsumexp(ψ) (A&R Eq. 1), the sum in
- * double, and probit and logistic take their quadrature on the same utilities. The predicted class
- * is the largest ψ (ties to the smaller index), which is the most probable class under every link,
- * since each is monotone in ψ_k.
+ * accuracy and the top-k accuracy. All K utilities of each example are computed in float, a block
+ * of rows by one gemm ({@link Predictor#forEachScoreRow}); the softmax's log p is ψ_y −
+ * logsumexp(ψ) (A&R Eq. 1), shifted by the row's largest ψ with the exponentials summed in double,
+ * and probit and logistic take their quadrature on the same utilities widened to double. The
+ * predicted class is the largest ψ (ties to the smaller index), which is the most probable class
+ * under every link, since each is monotone in ψ_k.
  *
  * <p>Threads compute the examples' log-probabilities, each a run of whole blocks of {@link
  * Predictor}'s rows; the sum runs in example order, so the result is the same bit for bit for any
@@ -141,16 +142,16 @@ public final class Evaluation {
         chunks.add(
             () -> {
               Predictor predictor = new Predictor(model, kernels);
-              predictor.forEachRow(
+              predictor.forEachScoreRow(
                   block.features(),
                   first + from,
                   first + to,
                   firstExample + from,
-                  (row, psi) -> {
+                  (row, scores) -> {
                     int i = row - first;
                     int y = labels[row];
-                    logP[i] = predictor.logProbability(psi, y);
-                    int rank = Predictor.rank(psi, y, topK);
+                    logP[i] = scores.logProbability(y);
+                    int rank = scores.rank(y, topK);
                     top1[i] = rank == 0;
                     topKHit[i] = rank < topK;
                   });

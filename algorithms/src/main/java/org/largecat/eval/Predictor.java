@@ -20,10 +20,11 @@ import org.largecat.model.ScoreModel;
  * {@link UtilityModelQuadrature} for probit and logistic.
  *
  * <p>One example ({@link #utilities(Features, int, long, double[])} and the array forms): one
- * gather-dot of x (or h) against every row of W (or U), summed in double. Many ({@link
- * #forEachRow}): blocks of {@link #blockRows} consecutive rows, each by float gemms (X_B Wᵀ, or H =
- * X_B V then H Uᵀ), computed and used within that one call. Nothing is remembered between calls, so
- * a buffer refilled between calls is scored afresh.
+ * gather-dot of x (or h) against every row of W (or U), summed in double, plus the double biases.
+ * Many ({@link #forEachRow}, {@link #forEachScoreRow}): blocks of {@link #blockRows} consecutive
+ * rows, each by float gemms (X_B Wᵀ + 1 bᵀ, or H = X_B V then H Uᵀ + 1 bᵀ: the block starts as the
+ * biases rounded to float and the gemm adds to it), computed and used within that one call. Nothing
+ * is remembered between calls, so a buffer (or a bias) changed between calls is scored afresh.
  *
  * <p>Shapes are checked at each public entry (D columns, K utilities) with messages that name the
  * model's K and D. One per thread: its scratch is not shared ({@code org.largecat.fit.Classifier}
@@ -34,10 +35,10 @@ public final class Predictor {
    * The most rows a block holds; fewer when K is so large that their float utilities would pass
    * {@link #BLOCK_CELLS}.
    */
-  static final int BLOCK = 128;
+  static final int BLOCK = 256;
 
-  /** The float utilities one block may hold, 8 MB. */
-  private static final int BLOCK_CELLS = 1 << 21;
+  /** The float utilities one block may hold, 16 MB. */
+  private static final int BLOCK_CELLS = 1 << 22;
 
   /**
    * A linear model's sparse rows are copied into a dense block for the gemm when they store at
@@ -53,6 +54,16 @@ public final class Predictor {
     void accept(int row, double[] psi);
   }
 
+  /** What {@link #forEachScoreRow} hands each row's float utilities to. */
+  @FunctionalInterface
+  public interface ScoreRowConsumer {
+    /** {@code scores} holds row {@code row}'s K utilities until this returns. */
+    void accept(int row, ScoreRow scores);
+  }
+
+  /** Classes in a run of {@link ScoreRow}, whose largest score it keeps. */
+  private static final int RUN = 256;
+
   private final ScoreModel model;
   private final Kernels kernels;
   private final int[] allClasses;
@@ -64,8 +75,17 @@ public final class Predictor {
   /** A block's left operand when it is not x's own storage: sparse rows made dense, or H. */
   private float[] left = new float[0];
 
-  /** A block's utilities without the biases, rows × K. */
+  /** A block's utilities, rows × K. */
   private float[] blockScores = new float[0];
+
+  /** The model's biases rounded to float, refreshed at each call that scores blocks. */
+  private final float[] floatBiases;
+
+  /** A row's utilities rounded to float, where they were computed in double. */
+  private float[] rowScores = new float[0];
+
+  /** The row {@link #forEachScoreRow} hands on. */
+  private final ScoreRow scoreRow = new ScoreRow();
 
   /** The utilities {@link #forEachRow} hands on. */
   private double[] rowPsi = new double[0];
@@ -89,6 +109,7 @@ public final class Predictor {
       allClasses[k] = k;
     }
     this.embedding = new float[model instanceof FactorizedModel f ? f.rank() : 0];
+    this.floatBiases = new float[model.classes()];
   }
 
   /** The model this scores. */
@@ -98,7 +119,7 @@ public final class Predictor {
 
   /**
    * Rows of a block of {@link #forEachRow} for K classes: a power of two, at most {@value #BLOCK},
-   * whose float utilities fit 8 MB. A power of two divides every power-of-two cut of a data set of
+   * whose float utilities fit 16 MB. A power of two divides every power-of-two cut of a data set of
    * at least {@value #BLOCK} rows, so such cuts keep the blocks.
    */
   public static int blockRows(int classes) {
@@ -274,10 +295,7 @@ public final class Predictor {
     requireColumns(x.columns(), "the features have");
     Objects.checkFromToIndex(from, to, x.rows());
     int classes = model.classes();
-    if (rowPsi.length != classes) {
-      rowPsi = new double[classes];
-    }
-    double[] psi = rowPsi;
+    double[] psi = rowPsi();
     if (model instanceof LinearModel && !blocked(x)) {
       for (int row = from; row < to; row++) {
         utilities(x, row, number(firstExample, row - from), psi);
@@ -285,15 +303,76 @@ public final class Predictor {
       }
       return;
     }
+    forEachBlockRow(
+        x,
+        from,
+        to,
+        firstExample,
+        (row, scores) -> {
+          scores.widen(psi);
+          each.accept(row, psi);
+        });
+  }
+
+  /**
+   * As {@link #forEachRow}, but each row's utilities stay float ({@link ScoreRow}): a block's rows
+   * as the gemm left them (the biases added in float), a very sparse row of a linear model as its
+   * double utilities rounded to float. Cheaper per row than doubles when the consumer needs only
+   * {@link ScoreRow#logProbability} and {@link ScoreRow#rank}.
+   *
+   * @throws IllegalArgumentException if x does not have the model's D columns
+   * @throws NonFiniteScoreException naming the first example with a NaN or infinite score (one that
+   *     overflows float included)
+   */
+  public void forEachScoreRow(
+      Features x, int from, int to, long firstExample, ScoreRowConsumer each) {
+    requireColumns(x.columns(), "the features have");
+    Objects.checkFromToIndex(from, to, x.rows());
+    if (model instanceof LinearModel && !blocked(x)) {
+      int classes = model.classes();
+      double[] psi = rowPsi();
+      if (rowScores.length != classes) {
+        rowScores = new float[classes];
+      }
+      for (int row = from; row < to; row++) {
+        long number = number(firstExample, row - from);
+        utilities(x, row, number, psi);
+        for (int k = 0; k < classes; k++) {
+          rowScores[k] = (float) psi[k];
+        }
+        scoreRow.set(rowScores, 0, number);
+        each.accept(row, scoreRow);
+      }
+      return;
+    }
+    forEachBlockRow(x, from, to, firstExample, each);
+  }
+
+  /** Rows [from, to) of x by blocks, each row's float utilities checked finite and handed on. */
+  private void forEachBlockRow(
+      Features x, int from, int to, long firstExample, ScoreRowConsumer each) {
+    int classes = model.classes();
+    double[] b = model.biases();
+    for (int k = 0; k < classes; k++) {
+      floatBiases[k] = (float) b[k];
+    }
     int block = blockRows(classes);
     for (int first = from; first < to; first += block) {
       int rows = Math.min(block, to - first);
       scoreBlock(x, first, rows);
       for (int i = 0; i < rows; i++) {
-        withBiases(blockScores, i * classes, psi, number(firstExample, first + i - from));
-        each.accept(first + i, psi);
+        int offset = i * classes;
+        scoreRow.set(blockScores, offset, number(firstExample, first + i - from));
+        each.accept(first + i, scoreRow);
       }
     }
+  }
+
+  private double[] rowPsi() {
+    if (rowPsi.length != model.classes()) {
+      rowPsi = new double[model.classes()];
+    }
+    return rowPsi;
   }
 
   private static long number(long first, int offset) {
@@ -311,8 +390,9 @@ public final class Predictor {
   }
 
   /**
-   * {@link #blockScores} = the utilities without biases of x's rows [first, first + rows): one gemm
-   * of the block's left operand (X_B, or H = X_B V) with W (or U) transposed.
+   * {@link #blockScores} = the utilities of x's rows [first, first + rows): each row starts as
+   * {@link #floatBiases} and one gemm adds the block's left operand (X_B, or H = X_B V) times W (or
+   * U) transposed.
    */
   private void scoreBlock(Features x, int first, int rows) {
     int classes = model.classes();
@@ -341,8 +421,10 @@ public final class Predictor {
         a = embeddings(f, x, first, rows);
       }
     }
+    for (int i = 0; i < rows; i++) {
+      System.arraycopy(floatBiases, 0, blockScores, i * classes, classes);
+    }
     if (inner == 0) {
-      Arrays.fill(blockScores, 0, rows * classes, 0f);
       return;
     }
     kernels
@@ -360,7 +442,7 @@ public final class Predictor {
             right,
             0,
             inner,
-            0f,
+            1f,
             blockScores,
             0,
             classes);
@@ -426,39 +508,31 @@ public final class Predictor {
     return left;
   }
 
-  /** psi[k] += b_k, every result checked finite. */
-  private void addBiases(double[] psi, long example) {
-    withBiases(psi, 0, psi, example);
-  }
-
   /**
-   * psi[k] = scores[at + k] + b_k, then every result checked finite (in a pass of its own, so that
-   * the sums' loop has no branch); scores is float[] or double[].
+   * psi[k] += b_k, then every result checked finite (in a pass of its own, so that the sums' loop
+   * has no branch).
    */
-  private void withBiases(Object scores, int at, double[] psi, long example) {
+  private void addBiases(double[] psi, long example) {
     this.example = example;
     double[] b = model.biases();
-    if (scores instanceof float[] f) {
-      for (int k = 0; k < psi.length; k++) {
-        psi[k] = f[at + k] + b[k];
-      }
-    } else {
-      double[] d = (double[]) scores;
-      for (int k = 0; k < psi.length; k++) {
-        psi[k] = d[at + k] + b[k];
-      }
+    for (int k = 0; k < psi.length; k++) {
+      psi[k] += b[k];
     }
     for (int k = 0; k < psi.length; k++) {
       if (!Double.isFinite(psi[k])) {
-        throw new NonFiniteScoreException(
-            (example > 0 ? "example " + example + ": " : "")
-                + "the score of class "
-                + k
-                + " is "
-                + psi[k]
-                + "; the model's weights or the example's features are too large (or not finite)");
+        throw nonFinite(example, k, psi[k]);
       }
     }
+  }
+
+  private static NonFiniteScoreException nonFinite(long example, int k, double score) {
+    return new NonFiniteScoreException(
+        (example > 0 ? "example " + example + ": " : "")
+            + "the score of class "
+            + k
+            + " is "
+            + score
+            + "; the model's weights or the example's features are too large (or not finite)");
   }
 
   /**
@@ -592,21 +666,6 @@ public final class Predictor {
     return above;
   }
 
-  /**
-   * min(rank(psi, y), limit): the count stops at {@code limit}, so a label far down the ranking
-   * costs a few classes rather than all K.
-   */
-  public static int rank(double[] psi, int y, int limit) {
-    int above = 0;
-    double target = psi[y];
-    for (int k = 0; k < psi.length; k++) {
-      if ((psi[k] > target || (psi[k] == target && k < y)) && ++above >= limit) {
-        return limit;
-      }
-    }
-    return above;
-  }
-
   /** The class of the largest value (ties to the smaller index). */
   public static int best(double[] values) {
     int best = 0;
@@ -633,6 +692,132 @@ public final class Predictor {
         }
         best[at] = k;
         size = Math.min(size + 1, best.length);
+      }
+    }
+  }
+
+  /**
+   * One row's K float utilities as {@link #forEachScoreRow} hands them on, valid until the consumer
+   * returns: every one finite (checked on arrival), with their largest and the largest of each run
+   * of {@value #RUN} classes, which lets a label's rank skip the runs that hold nothing above it.
+   */
+  public final class ScoreRow {
+    private float[] scores;
+    private int offset;
+    private float max;
+    private float[] runMax = new float[0];
+
+    private ScoreRow() {}
+
+    /** The array that holds the row, from {@link #offset()}. */
+    public float[] scores() {
+      return scores;
+    }
+
+    /** Where the row starts in {@link #scores()}. */
+    public int offset() {
+      return offset;
+    }
+
+    /** The largest utility. */
+    public float max() {
+      return max;
+    }
+
+    /**
+     * Takes scores[at, at + K) as the row of {@code example}: one pass without a branch takes each
+     * run's largest and the smallest, where a NaN makes both NaN, +Inf the largest and -Inf the
+     * smallest; only then is the first offending class looked for, for the message.
+     *
+     * @throws NonFiniteScoreException if a score is NaN or infinite
+     */
+    private void set(float[] scores, int at, long example) {
+      Predictor.this.example = example;
+      int classes = model.classes();
+      int runs = (classes + RUN - 1) / RUN;
+      if (runMax.length != runs) {
+        runMax = new float[runs];
+      }
+      float highest = Float.NEGATIVE_INFINITY;
+      float lowest = Float.POSITIVE_INFINITY;
+      for (int run = 0; run < runs; run++) {
+        float runHighest = Float.NEGATIVE_INFINITY;
+        for (int k = at + run * RUN; k < at + Math.min(classes, (run + 1) * RUN); k++) {
+          runHighest = Math.max(runHighest, scores[k]);
+          lowest = Math.min(lowest, scores[k]);
+        }
+        runMax[run] = runHighest;
+        highest = Math.max(highest, runHighest);
+      }
+      if (!Float.isFinite(highest) || !Float.isFinite(lowest)) {
+        for (int k = 0; k < classes; k++) {
+          if (!Float.isFinite(scores[at + k])) {
+            throw nonFinite(example, k, scores[at + k]);
+          }
+        }
+      }
+      this.scores = scores;
+      this.offset = at;
+      this.max = highest;
+    }
+
+    /** psi[k] = the utility of class k, in double. */
+    void widen(double[] psi) {
+      for (int k = 0; k < psi.length; k++) {
+        psi[k] = scores[offset + k];
+      }
+    }
+
+    /**
+     * log p(y | ψ). The softmax's is (ψ_y − max) − log Σ_k e^{ψ_k − max} in double, each term the
+     * float exponential of the float difference ({@link VectorOps#sumExp(int, float[], int,
+     * float)}); probit and logistic take their quadrature on the utilities widened to double.
+     *
+     * @throws IllegalArgumentException if y is not a class
+     * @throws ArithmeticException naming the example when the utilities are outside the
+     *     quadrature's domain
+     */
+    public double logProbability(int y) {
+      int classes = model.classes();
+      requireClass(y);
+      if (model.link() == Link.SOFTMAX) {
+        double sum = kernels.vectorOps().sumExp(classes, scores, offset, max);
+        return ((double) scores[offset + y] - max) - Math.log(sum);
+      }
+      double[] psi = rowPsi();
+      widen(psi);
+      return Predictor.this.logProbability(psi, y);
+    }
+
+    /**
+     * min(rank, limit) for the label y, the rank as in {@link Predictor#rank(double[], int)}: the
+     * classes with a larger utility, or an equal one at a smaller index. Only the runs whose
+     * largest reaches y's utility are counted in, and the count stops at {@code limit}.
+     *
+     * @throws IllegalArgumentException if y is not a class
+     */
+    public int rank(int y, int limit) {
+      int classes = model.classes();
+      requireClass(y);
+      float target = scores[offset + y];
+      int above = 0;
+      for (int run = 0; run < runMax.length; run++) {
+        if (runMax[run] < target) {
+          continue;
+        }
+        for (int k = run * RUN; k < Math.min(classes, (run + 1) * RUN); k++) {
+          float score = scores[offset + k];
+          if ((score > target || (score == target && k < y)) && ++above >= limit) {
+            return limit;
+          }
+        }
+      }
+      return above;
+    }
+
+    private void requireClass(int y) {
+      if (y < 0 || y >= model.classes()) {
+        throw shapeError("label " + y + " is not a class in [0, K = " + model.classes() + ")");
       }
     }
   }

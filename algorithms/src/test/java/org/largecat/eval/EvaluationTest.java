@@ -42,12 +42,12 @@ class EvaluationTest {
   private static double sequentialLogLikelihood(LinearModel model, Dataset data) {
     Predictor p = new Predictor(model, KERNELS);
     double[] sum = {0};
-    p.forEachRow(
+    p.forEachScoreRow(
         data.features(),
         0,
         data.rows(),
         1,
-        (i, psi) -> sum[0] += p.logProbability(psi, data.labels()[i]));
+        (i, scores) -> sum[0] += scores.logProbability(data.labels()[i]));
     return sum[0] / data.rows();
   }
 
@@ -80,6 +80,49 @@ class EvaluationTest {
     assertEquals(whole.accuracy(), blocks.accuracy());
     assertEquals(whole.topKAccuracy(), blocks.topKAccuracy());
     assertEquals(data.rows(), blocks.examples());
+  }
+
+  /**
+   * The float rows of forEachScoreRow against the same utilities in double (forEachRow) through the
+   * double log-sum-exp: log p within 2^-21 (the float exponentials, 2 float ulps a term, and the
+   * float differences ψ_k − max, 2^-24 |ψ_k − max| a term, summed in double) plus 2^-23 times the
+   * row's span; the ranks equal.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"scalar", "auto"})
+  void floatRowsAgreeWithTheDoubleUtilities(String backend) {
+    LinearModel model = model(Link.SOFTMAX);
+    Dataset data = SET.data().subset(range(0, 3000));
+    Kernels kernels = Kernels.of(backend);
+    Predictor floats = new Predictor(model, kernels);
+    Predictor doubles = new Predictor(model, kernels);
+    int[] labels = data.labels();
+    double[] logP = new double[data.rows()];
+    int[] ranks = new int[data.rows()];
+    double[] bound = new double[data.rows()];
+    floats.forEachScoreRow(
+        data.features(),
+        0,
+        data.rows(),
+        1,
+        (i, scores) -> {
+          float min = scores.max();
+          for (int k = 0; k < 13; k++) {
+            min = Math.min(min, scores.scores()[scores.offset() + k]);
+          }
+          logP[i] = scores.logProbability(labels[i]);
+          ranks[i] = scores.rank(labels[i], 5);
+          bound[i] = 0x1p-21 + 0x1p-23 * ((double) scores.max() - min);
+        });
+    doubles.forEachRow(
+        data.features(),
+        0,
+        data.rows(),
+        1,
+        (i, psi) -> {
+          assertEquals(doubles.logProbability(psi, labels[i]), logP[i], bound[i], "row " + i);
+          assertEquals(Math.min(5, Predictor.rank(psi, labels[i])), ranks[i], "row " + i);
+        });
   }
 
   @Test
