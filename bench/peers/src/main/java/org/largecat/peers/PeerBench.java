@@ -54,6 +54,7 @@ public final class PeerBench {
       case "fit" -> fitChild(o);
       case "predict" -> predictChild(o);
       case "smile-sweep" -> smileSweep(o);
+      case "largecat-fit" -> largecatFit(o);
       default -> throw new IllegalArgumentException("unknown mode " + o.get("mode"));
     }
   }
@@ -72,6 +73,9 @@ public final class PeerBench {
     int i = 0;
     if (args.length > 0 && !args[0].startsWith("--")) {
       o.put("mode", args[i++]);
+      if (o.get("mode").equals("largecat-fit")) {
+        o.put("classes", args[i++]);
+      }
       if (o.get("mode").equals("smile-sweep")) {
         o.put("classes", args[i++]);
         o.put("lambdas", args[i++]);
@@ -339,6 +343,26 @@ public final class PeerBench {
         backend + " [" + resolved + "]",
         "p50_us",
         Measure.latencyP50(i -> model.predict(rows[i]), TEST_ROWS, reps, 3));
+  }
+
+  // ------------------------------------------------------------------ one largecat fit, to profile
+
+  /** {@code largecat-fit K [--largecat-max-seconds S]}: largecat's default fit alone, e.g. under JFR. */
+  private static void largecatFit(Map<String, String> o) {
+    int k = Integer.parseInt(o.get("classes"));
+    double maxSeconds = Double.parseDouble(o.get("largecat-max-seconds"));
+    PeerData d = PeerData.generate(Long.parseLong(o.get("seed")), k, COLUMNS, ROWS, TEST_ROWS);
+    Fitter fitter = Fitter.softmax().seed(1);
+    long t0 = System.nanoTime();
+    Fit fit = (maxSeconds > 0 ? fitter.maxSeconds(maxSeconds) : fitter).fit(Dataset.dense(d.x, d.y, k));
+    System.out.printf(
+        Locale.ROOT,
+        "largecat %s %s, %d iterations, %.2f s, test ll %.5f%n",
+        fit.method().label(),
+        fit.stoppedBecause(),
+        fit.iterations(),
+        (System.nanoTime() - t0) * 1e-9,
+        Libraries.largecatLogLikelihood(fit.classifier(), Dataset.dense(d.xTest, d.yTest, k)));
   }
 
   // ------------------------------------------------------------------ how λ was picked
