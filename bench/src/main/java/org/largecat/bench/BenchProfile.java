@@ -13,8 +13,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * compare} reads. {@link #SHORT} is for CI and for the committed baselines: the kernels of the SIMD
  * and BLAS issues at their shapes on scalar and every fast backend of their family (gemm on scalar
  * only at n = 256: 1000³ takes seconds there), and one iteration of each trainer at one realistic
- * shape on auto's choice. {@link #FULL} is for releases: every benchmark at every parameter its
- * annotations list, with the annotations' own iterations.
+ * shape on auto's choice, and the library's predict on one thread (one example, a block) at its
+ * four shapes. {@link #FULL} is for releases: every benchmark at every parameter its annotations
+ * list, with the annotations' own iterations.
  */
 public enum BenchProfile implements Labelled {
   SHORT(
@@ -56,7 +57,8 @@ public enum BenchProfile implements Labelled {
           new Run(
               "\\.CaviBenchmark\\.(probitIteration|logitIteration)$",
               Map.of("backend", "auto,simd")),
-          new Run("\\.SynthEStepBenchmark\\.", Map.of("backend", "auto"))),
+          new Run("\\.SynthEStepBenchmark\\.", Map.of("backend", "auto")),
+          new Run("\\.PredictBenchmark\\.(single|batch)$", Map.of("backend", "auto"))),
       true),
   FULL("full", List.of(new Run("^org\\.largecat\\.bench\\.", Map.of())), false);
 

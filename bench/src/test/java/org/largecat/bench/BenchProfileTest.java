@@ -68,7 +68,7 @@ class BenchProfileTest {
       }
     }
     // The kernels of the SIMD and BLAS issues, the probit CAVI's pass over its cells, and one
-    // iteration of every trainer.
+    // iteration of every trainer, and the library's predict on one thread.
     assertEquals(
         Set.of(
             "VectorOpsBenchmark.dotFloat",
@@ -89,7 +89,9 @@ class BenchProfileTest {
             "DoubleSumBenchmark.iteration",
             "CaviBenchmark.probitIteration",
             "CaviBenchmark.logitIteration",
-            "SynthEStepBenchmark.eStep"),
+            "SynthEStepBenchmark.eStep",
+            "PredictBenchmark.single",
+            "PredictBenchmark.batch"),
         covered);
   }
 
