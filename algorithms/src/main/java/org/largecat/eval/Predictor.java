@@ -62,7 +62,7 @@ public final class Predictor {
   }
 
   /** Classes in a run of {@link ScoreRow}, whose largest score it keeps. */
-  private static final int RUN = 256;
+  static final int RUN = 256;
 
   private final ScoreModel model;
   private final Kernels kernels;
@@ -72,20 +72,14 @@ public final class Predictor {
   /** One example's h, r wide (factorized models). */
   private final float[] embedding;
 
-  /** A block's left operand when it is not x's own storage: sparse rows made dense, or H. */
-  private float[] left = new float[0];
-
-  /** A block's utilities, rows × K. */
-  private float[] blockScores = new float[0];
-
-  /** The model's biases rounded to float, refreshed at each call that scores blocks. */
-  private final float[] floatBiases;
+  /** The utilities of a block of rows, by gemm. */
+  private final BlockScores blocks;
 
   /** A row's utilities rounded to float, where they were computed in double. */
   private float[] rowScores = new float[0];
 
   /** The row {@link #forEachScoreRow} hands on. */
-  private final ScoreRow scoreRow = new ScoreRow();
+  private final ScoreRow scoreRow;
 
   /** The utilities {@link #forEachRow} hands on. */
   private double[] rowPsi = new double[0];
@@ -94,7 +88,7 @@ public final class Predictor {
    * The 1-based number of the example whose utilities were computed last (0: none or not numbered),
    * for the messages.
    */
-  private long example;
+  long example;
 
   public Predictor(ScoreModel model, Kernels kernels) {
     this.model = Objects.requireNonNull(model, "model");
@@ -109,7 +103,8 @@ public final class Predictor {
       allClasses[k] = k;
     }
     this.embedding = new float[model instanceof FactorizedModel f ? f.rank() : 0];
-    this.floatBiases = new float[model.classes()];
+    this.blocks = new BlockScores(model, kernels);
+    this.scoreRow = new ScoreRow(this, model, kernels);
   }
 
   /** The model this scores. */
@@ -352,23 +347,19 @@ public final class Predictor {
   private void forEachBlockRow(
       Features x, int from, int to, long firstExample, ScoreRowConsumer each) {
     int classes = model.classes();
-    double[] b = model.biases();
-    for (int k = 0; k < classes; k++) {
-      floatBiases[k] = (float) b[k];
-    }
     int block = blockRows(classes);
     for (int first = from; first < to; first += block) {
       int rows = Math.min(block, to - first);
-      scoreBlock(x, first, rows);
+      float[] scores = blocks.score(x, first, rows);
       for (int i = 0; i < rows; i++) {
         int offset = i * classes;
-        scoreRow.set(blockScores, offset, number(firstExample, first + i - from));
+        scoreRow.set(scores, offset, number(firstExample, first + i - from));
         each.accept(first + i, scoreRow);
       }
     }
   }
 
-  private double[] rowPsi() {
+  double[] rowPsi() {
     if (rowPsi.length != model.classes()) {
       rowPsi = new double[model.classes()];
     }
@@ -390,125 +381,6 @@ public final class Predictor {
   }
 
   /**
-   * {@link #blockScores} = the utilities of x's rows [first, first + rows): each row starts as
-   * {@link #floatBiases} and one gemm adds the block's left operand (X_B, or H = X_B V) times W (or
-   * U) transposed.
-   */
-  private void scoreBlock(Features x, int first, int rows) {
-    int classes = model.classes();
-    if (blockScores.length < rows * classes) {
-      blockScores = new float[Math.multiplyExact(blockRows(classes), classes)];
-    }
-    float[] a;
-    int aOff = 0;
-    int inner;
-    float[] right;
-    switch (model) {
-      case LinearModel linear -> {
-        inner = linear.columns();
-        right = linear.weights();
-        switch (x) {
-          case DenseFeatures d -> {
-            a = d.values();
-            aOff = first * inner;
-          }
-          case SparseFeatures sparse -> a = denseRows(sparse, first, rows);
-        }
-      }
-      case FactorizedModel f -> {
-        inner = f.rank();
-        right = f.outputs();
-        a = embeddings(f, x, first, rows);
-      }
-    }
-    for (int i = 0; i < rows; i++) {
-      System.arraycopy(floatBiases, 0, blockScores, i * classes, classes);
-    }
-    if (inner == 0) {
-      return;
-    }
-    kernels
-        .matrixOps()
-        .gemm(
-            false,
-            true,
-            rows,
-            classes,
-            inner,
-            1f,
-            a,
-            aOff,
-            inner,
-            right,
-            0,
-            inner,
-            1f,
-            blockScores,
-            0,
-            classes);
-  }
-
-  /** The block's sparse rows written densely into {@link #left}. */
-  private float[] denseRows(SparseFeatures x, int first, int rows) {
-    int columns = x.columns();
-    float[] dense = left(rows, columns);
-    Arrays.fill(dense, 0, rows * columns, 0f);
-    int[] indptr = x.indptr();
-    for (int i = 0; i < rows; i++) {
-      for (int j = indptr[first + i]; j < indptr[first + i + 1]; j++) {
-        dense[i * columns + x.indices()[j]] = x.values()[j];
-      }
-    }
-    return dense;
-  }
-
-  /**
-   * H = X_B V, rows × r, in {@link #left}: one gemm for dense rows, one gather-axpy of the stored
-   * columns' embeddings per sparse row.
-   */
-  private float[] embeddings(FactorizedModel f, Features x, int first, int rows) {
-    int rank = f.rank();
-    int columns = f.columns();
-    float[] h = left(rows, rank);
-    if (x instanceof DenseFeatures d && columns > 0) {
-      kernels
-          .matrixOps()
-          .gemm(
-              false,
-              false,
-              rows,
-              rank,
-              columns,
-              1f,
-              d.values(),
-              first * columns,
-              columns,
-              f.inputs(),
-              0,
-              rank,
-              0f,
-              h,
-              0,
-              rank);
-    } else {
-      Arrays.fill(h, 0, rows * rank, 0f);
-      for (int i = 0; i < rows; i++) {
-        x.embed(kernels.vectorOps(), f.inputs(), rank, first + i, h, i * rank);
-      }
-    }
-    return h;
-  }
-
-  /** {@link #left}, grown to hold a block of {@link #blockRows} rows of {@code width}. */
-  private float[] left(int rows, int width) {
-    long size = (long) Math.max(rows, blockRows(model.classes())) * width;
-    if (left.length < size) {
-      left = new float[Math.toIntExact(size)];
-    }
-    return left;
-  }
-
-  /**
    * psi[k] += b_k, then every result checked finite (in a pass of its own, so that the sums' loop
    * has no branch).
    */
@@ -525,7 +397,7 @@ public final class Predictor {
     }
   }
 
-  private static NonFiniteScoreException nonFinite(long example, int k, double score) {
+  static NonFiniteScoreException nonFinite(long example, int k, double score) {
     return new NonFiniteScoreException(
         (example > 0 ? "example " + example + ": " : "")
             + "the score of class "
@@ -652,173 +524,5 @@ public final class Predictor {
             + model.columns()
             + " features: "
             + problem);
-  }
-
-  /** The number of classes ranked above y: larger ψ, or equal ψ at a smaller index. */
-  public static int rank(double[] psi, int y) {
-    int above = 0;
-    double target = psi[y];
-    for (int k = 0; k < psi.length; k++) {
-      if (psi[k] > target || (psi[k] == target && k < y)) {
-        above++;
-      }
-    }
-    return above;
-  }
-
-  /** The class of the largest value (ties to the smaller index). */
-  public static int best(double[] values) {
-    int best = 0;
-    for (int k = 1; k < values.length; k++) {
-      if (values[k] > values[best]) {
-        best = k;
-      }
-    }
-    return best;
-  }
-
-  /**
-   * Fills {@code best} with the classes of the largest values, largest first (ties to the smaller
-   * index).
-   */
-  public static void topClasses(double[] values, int[] best) {
-    int size = 0;
-    for (int k = 0; k < values.length; k++) {
-      if (size < best.length || values[k] > values[best[size - 1]]) {
-        int at = Math.min(size, best.length - 1);
-        while (at > 0 && values[k] > values[best[at - 1]]) {
-          best[at] = best[at - 1];
-          at--;
-        }
-        best[at] = k;
-        size = Math.min(size + 1, best.length);
-      }
-    }
-  }
-
-  /**
-   * One row's K float utilities as {@link #forEachScoreRow} hands them on, valid until the consumer
-   * returns: every one finite (checked on arrival), with their largest and the largest of each run
-   * of {@value #RUN} classes, which lets a label's rank skip the runs that hold nothing above it.
-   */
-  public final class ScoreRow {
-    private float[] scores;
-    private int offset;
-    private float max;
-    private float[] runMax = new float[0];
-
-    private ScoreRow() {}
-
-    /** The array that holds the row, from {@link #offset()}. */
-    public float[] scores() {
-      return scores;
-    }
-
-    /** Where the row starts in {@link #scores()}. */
-    public int offset() {
-      return offset;
-    }
-
-    /** The largest utility. */
-    public float max() {
-      return max;
-    }
-
-    /**
-     * Takes scores[at, at + K) as the row of {@code example}: one pass without a branch takes each
-     * run's largest and the smallest, where a NaN makes both NaN, +Inf the largest and -Inf the
-     * smallest; only then is the first offending class looked for, for the message.
-     *
-     * @throws NonFiniteScoreException if a score is NaN or infinite
-     */
-    private void set(float[] scores, int at, long example) {
-      Predictor.this.example = example;
-      int classes = model.classes();
-      int runs = (classes + RUN - 1) / RUN;
-      if (runMax.length != runs) {
-        runMax = new float[runs];
-      }
-      float highest = Float.NEGATIVE_INFINITY;
-      float lowest = Float.POSITIVE_INFINITY;
-      for (int run = 0; run < runs; run++) {
-        float runHighest = Float.NEGATIVE_INFINITY;
-        for (int k = at + run * RUN; k < at + Math.min(classes, (run + 1) * RUN); k++) {
-          runHighest = Math.max(runHighest, scores[k]);
-          lowest = Math.min(lowest, scores[k]);
-        }
-        runMax[run] = runHighest;
-        highest = Math.max(highest, runHighest);
-      }
-      if (!Float.isFinite(highest) || !Float.isFinite(lowest)) {
-        for (int k = 0; k < classes; k++) {
-          if (!Float.isFinite(scores[at + k])) {
-            throw nonFinite(example, k, scores[at + k]);
-          }
-        }
-      }
-      this.scores = scores;
-      this.offset = at;
-      this.max = highest;
-    }
-
-    /** psi[k] = the utility of class k, in double. */
-    void widen(double[] psi) {
-      for (int k = 0; k < psi.length; k++) {
-        psi[k] = scores[offset + k];
-      }
-    }
-
-    /**
-     * log p(y | ψ). The softmax's is (ψ_y − max) − log Σ_k e^{ψ_k − max} in double, each term the
-     * float exponential of the float difference ({@link VectorOps#sumExp(int, float[], int,
-     * float)}); probit and logistic take their quadrature on the utilities widened to double.
-     *
-     * @throws IllegalArgumentException if y is not a class
-     * @throws ArithmeticException naming the example when the utilities are outside the
-     *     quadrature's domain
-     */
-    public double logProbability(int y) {
-      int classes = model.classes();
-      requireClass(y);
-      if (model.link() == Link.SOFTMAX) {
-        double sum = kernels.vectorOps().sumExp(classes, scores, offset, max);
-        return ((double) scores[offset + y] - max) - Math.log(sum);
-      }
-      double[] psi = rowPsi();
-      widen(psi);
-      return Predictor.this.logProbability(psi, y);
-    }
-
-    /**
-     * min(rank, limit) for the label y, the rank as in {@link Predictor#rank(double[], int)}: the
-     * classes with a larger utility, or an equal one at a smaller index. Only the runs whose
-     * largest reaches y's utility are counted in, and the count stops at {@code limit}.
-     *
-     * @throws IllegalArgumentException if y is not a class
-     */
-    public int rank(int y, int limit) {
-      int classes = model.classes();
-      requireClass(y);
-      float target = scores[offset + y];
-      int above = 0;
-      for (int run = 0; run < runMax.length; run++) {
-        if (runMax[run] < target) {
-          continue;
-        }
-        for (int k = run * RUN; k < Math.min(classes, (run + 1) * RUN); k++) {
-          float score = scores[offset + k];
-          if ((score > target || (score == target && k < y)) && ++above >= limit) {
-            return limit;
-          }
-        }
-      }
-      return above;
-    }
-
-    private void requireClass(int y) {
-      if (y < 0 || y >= model.classes()) {
-        throw shapeError("label " + y + " is not a class in [0, K = " + model.classes() + ")");
-      }
-    }
   }
 }

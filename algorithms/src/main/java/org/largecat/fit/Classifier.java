@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
+import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.NonFiniteScoreException;
 import org.largecat.eval.Predictor;
@@ -143,7 +144,7 @@ public final class Classifier {
   /** The most probable class of the dense example x (D values). */
   public int predict(float[] x) {
     Scratch s = dense(x);
-    return Predictor.best(s.psi);
+    return ClassRanks.best(s.psi);
   }
 
   /** out[k] = p(k | x) for every class k of the dense example x; out has K elements. */
@@ -158,7 +159,7 @@ public final class Classifier {
     requireTop(k);
     Scratch s = dense(x);
     int[] best = new int[k];
-    Predictor.topClasses(s.psi, best);
+    ClassRanks.topClasses(s.psi, best);
     return best;
   }
 
@@ -180,7 +181,7 @@ public final class Classifier {
    */
   public int predict(int[] indices, float[] values) {
     Scratch s = sparse(indices, values);
-    return Predictor.best(s.psi);
+    return ClassRanks.best(s.psi);
   }
 
   /** out[k] = p(k | x) for the sparse example x as in {@link #predict(int[], float[])}. */
@@ -195,7 +196,7 @@ public final class Classifier {
     requireTop(k);
     Scratch s = sparse(indices, values);
     int[] best = new int[k];
-    Predictor.topClasses(s.psi, best);
+    ClassRanks.topClasses(s.psi, best);
     return best;
   }
 
@@ -212,7 +213,7 @@ public final class Classifier {
         .get()
         .predictor
         .forEachRow(
-            data.features(), 0, data.rows(), 1, (row, psi) -> out[row] = Predictor.best(psi));
+            data.features(), 0, data.rows(), 1, (row, psi) -> out[row] = ClassRanks.best(psi));
   }
 
   /**
@@ -222,7 +223,10 @@ public final class Classifier {
   public void predict(float[] rowMajor, int rows, int[] out) {
     DenseFeatures x = rows(rowMajor, rows);
     requireLength(out.length, rows, "out", "rows", "one class per row");
-    scratch.get().predictor.forEachRow(x, 0, rows, 1, (row, psi) -> out[row] = Predictor.best(psi));
+    scratch
+        .get()
+        .predictor
+        .forEachRow(x, 0, rows, 1, (row, psi) -> out[row] = ClassRanks.best(psi));
   }
 
   /**

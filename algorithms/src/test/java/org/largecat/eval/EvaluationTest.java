@@ -121,7 +121,7 @@ class EvaluationTest {
         1,
         (i, psi) -> {
           assertEquals(doubles.logProbability(psi, labels[i]), logP[i], bound[i], "row " + i);
-          assertEquals(Math.min(5, Predictor.rank(psi, labels[i])), ranks[i], "row " + i);
+          assertEquals(Math.min(5, ClassRanks.rank(psi, labels[i])), ranks[i], "row " + i);
         });
   }
 

@@ -11,10 +11,10 @@ import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 
 /**
- * {@link Predictor.ScoreRow} over K = 700 classes, several runs of the rank's run maxima: its rank
- * equals the double one on the same utilities for every limit, with exact ties planted in different
- * runs and labels on both sides of them, and its log-probability agrees with the double log-sum-exp
- * to float rounding.
+ * {@link ScoreRow} over K = 700 classes, several runs of the rank's run maxima: its rank equals the
+ * double one on the same utilities for every limit, with exact ties planted in different runs and
+ * labels on both sides of them, and its log-probability agrees with the double log-sum-exp to float
+ * rounding.
  */
 class ScoreRowTest {
   private static final int CLASSES = 700;
@@ -64,12 +64,12 @@ class ScoreRowTest {
         (n, scores) -> {
           scores.widen(psi);
           int y = labels[n];
-          int rank = Predictor.rank(psi, y);
+          int rank = ClassRanks.rank(psi, y);
           for (int limit : new int[] {1, 2, 5, CLASSES}) {
             assertEquals(Math.min(rank, limit), scores.rank(y, limit), "row " + n + ", " + limit);
           }
           for (int twin : TWINS) {
-            assertEquals(Math.min(Predictor.rank(psi, twin), 5), scores.rank(twin, 5), "twin");
+            assertEquals(Math.min(ClassRanks.rank(psi, twin), 5), scores.rank(twin, 5), "twin");
           }
           double min = Double.POSITIVE_INFINITY;
           for (double value : psi) {

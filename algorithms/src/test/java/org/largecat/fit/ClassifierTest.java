@@ -25,6 +25,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
+import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.NonFiniteScoreException;
 import org.largecat.eval.Predictor;
@@ -288,7 +289,7 @@ class ClassifierTest {
       assertEquals(1, sum, 1e-3, "row " + i);
       double[] truth = reference(model, x);
       int[] best2 = new int[2];
-      Predictor.topClasses(truth, best2);
+      ClassRanks.topClasses(truth, best2);
       if (truth[best2[0]] - truth[best2[1]] > 1e-4 * (1 + Math.abs(truth[best2[0]]))) {
         assertEquals(best2[0], batch[i], "row " + i);
         assertEquals(best2[0], c.predict(x), "row " + i);

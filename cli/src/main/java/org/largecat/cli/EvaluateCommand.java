@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetBlocks;
 import org.largecat.data.Features;
+import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
 import org.largecat.json.Json;
@@ -156,7 +157,7 @@ final class EvaluateCommand {
             example + 1,
             (n, psi) -> {
               predictor.logProbabilities(psi, logP);
-              Predictor.topClasses(logP, best);
+              ClassRanks.topClasses(logP, best);
               line.setLength(0);
               for (int i = 0; i < top; i++) {
                 line.append(i == 0 ? "" : " ")

@@ -30,6 +30,7 @@ import org.apache.spark.sql.types.StructType;
 import org.largecat.data.DenseFeatures;
 import org.largecat.data.Features;
 import org.largecat.data.SparseFeatures;
+import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
 import org.largecat.model.ModelFile;
@@ -215,7 +216,7 @@ public final class LargecatClassificationModel extends Model<LargecatClassificat
       Row row = rows.next();
       predictor.utilities(features(row), 0, psi);
       predictor.logProbabilities(psi, logP);
-      Predictor.topClasses(logP, best);
+      ClassRanks.topClasses(logP, best);
       Object[] values = new Object[row.size() + 3];
       for (int i = 0; i < row.size(); i++) {
         values[i] = row.get(i);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
+import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
 import org.largecat.kernel.Kernels;
@@ -101,7 +102,7 @@ class LargecatClassifierTest {
       assertEquals(1, sum, 1e-6, "row " + n);
       List<Integer> top = rows.get(n).getList(2);
       assertEquals(3, top.size());
-      assertEquals(Predictor.rank(psi, top.get(0)), 0, "row " + n);
+      assertEquals(ClassRanks.rank(psi, top.get(0)), 0, "row " + n);
       assertEquals((double) top.get(0), rows.get(n).getDouble(1), "row " + n);
       assertTrue(logP[top.get(0)] >= logP[top.get(1)] && logP[top.get(1)] >= logP[top.get(2)]);
     }
