@@ -18,15 +18,17 @@ import org.largecat.train.TrainingRun;
  * @param stoppedBecause why the run ended
  * @param seconds wall-clock seconds of the run
  * @param secondsPerEpoch seconds per pass
- * @param bound the objective the trainer reports: the sampled and double-sum trainers' bound on the
- *     whole training set, averaged over the last epoch (a sum over the rows); the full-batch
- *     solver's objective per example
+ * @param bound the objective the trainer reports, per training example: the sampled and double-sum
+ *     trainers' estimate of their lower bound on the log-likelihood, averaged over the last epoch
+ *     (loose: at many classes it can be orders of magnitude below the exact value, which {@code
+ *     watchedLogLikelihood} gives); the full-batch solver's objective
  * @param watched what the stopping rule watched, or null for a run of fixed length
  * @param watchedLogLikelihood the last mean log-likelihood of the watched rows, or null when the
  *     rule watched no rows
  * @param watchedRows how many rows the rule watched, or null
  * @param history one entry per epoch under the stopping rule (per iteration of the full-batch
  *     solver); empty for a run of fixed length
+ * @param prior the prior variance of the model and how it was set
  */
 public record Fit(
     ScoreModel model,
@@ -43,11 +45,41 @@ public record Fit(
     Watched watched,
     Double watchedLogLikelihood,
     Integer watchedRows,
-    List<Epoch> history) {
+    List<Epoch> history,
+    Prior prior) {
 
   public Fit {
     history = List.copyOf(history);
   }
+
+  /**
+   * The N(0, variance) prior on the weights and biases the model was fitted under.
+   *
+   * @param variance the prior variance, 0 for maximum likelihood
+   * @param reason why this one: given, or chosen on the held-out rows, or the method's default
+   * @param path the variances tried on the held-out rows, in order; empty when none was chosen
+   */
+  public record Prior(double variance, String reason, List<Trial> path) {
+    public Prior {
+      path = List.copyOf(path);
+    }
+
+    /** A prior given by the caller, or the method's default, with no path tried. */
+    static Prior fixed(double variance, String reason) {
+      return new Prior(variance, reason, List.of());
+    }
+  }
+
+  /**
+   * One prior variance tried on the held-out rows.
+   *
+   * @param variance the prior variance
+   * @param heldOutLogLikelihood the mean log-likelihood of the held-out rows under its fit
+   * @param iterations the solver's iterations for it
+   * @param seconds wall-clock seconds since the path started
+   */
+  public record Trial(
+      double variance, double heldOutLogLikelihood, int iterations, double seconds) {}
 
   /**
    * One epoch's progress.

@@ -32,6 +32,18 @@ import org.largecat.train.fullbatch.AutomaticMethod;
  * {@link #fit} (which may be called again, on other data).
  */
 public final class Fitter {
+  /** The share of the training rows held out by default. */
+  public static final double HELD_OUT_FRACTION = 0.1;
+
+  /** The fewest rows held out by default, unless that is more than a fifth of them. */
+  public static final int MIN_HELD_OUT_ROWS = 1_000;
+
+  /** The most rows held out by default. */
+  public static final int MAX_HELD_OUT_ROWS = 10_000;
+
+  /** The time budget of a fit when none is given, in seconds. */
+  public static final double DEFAULT_SECONDS = 300;
+
   /** How the sampled-bound methods step: A&R's adaptive schedule, or plain SGD. */
   public enum Step {
     /** A&R's adaptive per-coordinate schedule (A&R §4): the A&R methods' default. */
@@ -43,7 +55,7 @@ public final class Fitter {
   Link link;
   Method method;
   Integer rank;
-  double priorVariance;
+  Double priorVariance;
   Integer batch;
   Integer sampled;
   Sampling sampling = Sampling.PER_EXAMPLE;
@@ -102,8 +114,11 @@ public final class Fitter {
   }
 
   /**
-   * A N(0, {@code variance}) prior on every weight and bias: the fit is the MAP estimate; 0 (the
-   * default) is maximum likelihood. Not for the double-sum methods (their {@link #ridge}).
+   * A N(0, {@code variance}) prior on every weight and bias: the fit is the MAP estimate, and 0 is
+   * maximum likelihood. A prior given is the objective and is kept. When none is given, the
+   * full-batch solver chooses one on the held-out slice ({@link #validationFraction}); the other
+   * methods fit by maximum likelihood, stopped early on that slice. Not for the double-sum methods
+   * (their {@link #ridge}).
    */
   public Fitter priorVariance(double variance) {
     if (!(variance >= 0 && variance < Double.POSITIVE_INFINITY)) {
@@ -223,8 +238,8 @@ public final class Fitter {
 
   /**
    * The most seconds the run takes, checked after each epoch (the full-batch solver: each
-   * iteration); the automatic method choice keeps to it too (default: no limit, and a budget of 300
-   * s for the choice).
+   * iteration, its prior's path included); the automatic method choice keeps to it too (default:
+   * {@value #DEFAULT_SECONDS} s; a run of fixed length has no limit).
    */
   public Fitter maxSeconds(double seconds) {
     if (!(seconds > 0)) {
@@ -235,15 +250,23 @@ public final class Fitter {
   }
 
   /**
-   * Holds out this fraction of the training rows, drawn with the seed, and lets the stopping rule
-   * watch their mean log-likelihood; 0 (the default) holds out nothing.
+   * Holds out this fraction of the training rows, drawn with the seed: the stopping rule watches
+   * their exact mean log-likelihood, the stochastic methods return the model of the epoch that was
+   * best on them, and the full-batch solver chooses its prior variance on them. 0 holds out
+   * nothing.
+   *
+   * <p>By default, for the softmax link with no prior variance or ridge given and no fixed length,
+   * {@value #HELD_OUT_FRACTION} of the rows are held out, at least {@value #MIN_HELD_OUT_ROWS} but
+   * never more than a fifth of them, and at most {@value #MAX_HELD_OUT_ROWS}. A prior or ridge
+   * given is the objective, which the training rows decide; the probit and logistic links' exact
+   * log-likelihood is a quadrature too costly to watch, so their rule watches the epoch's bound.
    */
   public Fitter validationFraction(double fraction) {
     if (!(fraction >= 0 && fraction < 1)) {
       throw new IllegalArgumentException(
           "validationFraction = " + fraction + ": give a value in [0, 1) (0: none held out)");
     }
-    this.validationFraction = fraction == 0 ? null : fraction;
+    this.validationFraction = fraction;
     return this;
   }
 
@@ -342,7 +365,8 @@ public final class Fitter {
                 : AutomaticMethod.choose(
                     train,
                     threads(),
-                    Objects.requireNonNullElse(maxSeconds, AutomaticMethod.DEFAULT_SECONDS));
+                    budget(),
+                    priorVariance == null && heldOutFraction(train.rows()) > 0);
     listener.note("chose " + choice.method().label() + ": " + choice.reason());
     return choice.method();
   }
@@ -369,7 +393,6 @@ public final class Fitter {
     addIf(given, rank != null, "rank");
     addIf(given, patience != null, "patience");
     addIf(given, stepReductions != null, "stepReductions");
-    addIf(given, validationFraction != null, "validationFraction");
     addIf(given, ridge != null, "ridge");
     return given;
   }
@@ -378,6 +401,29 @@ public final class Fitter {
     if (given) {
       names.add(name);
     }
+  }
+
+  /**
+   * The share of {@code rows} training rows to hold out: the one given, else the default's when it
+   * applies (see {@link #validationFraction}), else 0.
+   */
+  double heldOutFraction(long rows) {
+    if (validationFraction != null) {
+      return validationFraction;
+    }
+    if (fixedLength() || priorVariance != null || ridge != null || link != Link.SOFTMAX) {
+      return 0;
+    }
+    double held =
+        Math.min(
+            Math.max(HELD_OUT_FRACTION * rows, Math.min(MIN_HELD_OUT_ROWS, rows / 5.0)),
+            MAX_HELD_OUT_ROWS);
+    return held < 1 ? 0 : held / rows;
+  }
+
+  /** The most seconds a fit under the stopping rule takes: the one given, else the default. */
+  double budget() {
+    return Objects.requireNonNullElse(maxSeconds, DEFAULT_SECONDS);
   }
 
   int threads() {
@@ -400,7 +446,7 @@ public final class Fitter {
         Objects.requireNonNullElse(tolerance, d.tolerance()),
         Objects.requireNonNullElse(patience, d.patience()),
         Objects.requireNonNullElse(maxEpochs, d.maxEpochs()),
-        Objects.requireNonNullElse(maxSeconds, d.maxSeconds()),
+        budget(),
         Objects.requireNonNullElse(stepReductions, d.stepReductions()));
   }
 

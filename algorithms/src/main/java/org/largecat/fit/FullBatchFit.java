@@ -45,32 +45,39 @@ final class FullBatchFit {
     if (settings.maxEpochs != null) {
       lbfgs = lbfgs.withMaxEvaluations(settings.maxEpochs);
     }
-    if (settings.maxSeconds != null) {
-      lbfgs = lbfgs.withMaxSeconds(settings.maxSeconds);
-    }
+    lbfgs = lbfgs.withMaxSeconds(settings.budget());
     int threads = settings.threads();
-    FullBatchSpec options =
-        FullBatchSpec.builder(train.columns(), train.classes())
-            .priorVariance(settings.priorVariance)
-            .threads(threads)
-            .lbfgs(lbfgs)
-            .build();
-    FullBatchSoftmax.requireMemory(train, options);
+    FullBatchSoftmax.requireMemory(train, spec(train, 0, threads, lbfgs));
     LinearModel model = initialModel(train);
+    long start = System.nanoTime();
+    double fraction = settings.priorVariance == null ? settings.heldOutFraction(train.rows()) : 0;
+    Fit.Prior prior =
+        settings.priorVariance != null
+            ? Fit.Prior.fixed(settings.priorVariance, "given")
+            : fraction > 0
+                ? new PriorPath(settings, kernels, threads, lbfgs).choose(train, fraction, model)
+                : Fit.Prior.fixed(0, "none: maximum likelihood, nothing held out to choose one");
+    if (!prior.path().isEmpty()) {
+      double left = settings.budget() - (System.nanoTime() - start) * 1e-9;
+      lbfgs = lbfgs.withMaxSeconds(Math.max(left, 1));
+    }
     settings.listener.note(
         String.format(
             Locale.ROOT,
-            "exact-softmax (full-batch L-BFGS) on %d examples, D = %d, K = %d, %d thread(s)",
+            "exact-softmax (full-batch L-BFGS) on %d examples, D = %d, K = %d, %d thread(s), %s",
             train.rows(),
             train.columns(),
             train.classes(),
-            threads));
+            threads,
+            prior.variance() == 0
+                ? "maximum likelihood"
+                : String.format(Locale.ROOT, "prior variance %.3g", prior.variance())));
     List<Fit.Epoch> history = new ArrayList<>();
     FullBatchRun run =
         FullBatchSoftmax.train(
             train,
             model,
-            options,
+            spec(train, prior.variance(), threads, lbfgs),
             kernels,
             (iteration, passes, objective, gradientNorm, change, seconds) -> {
               Fit.Epoch done =
@@ -89,13 +96,22 @@ final class FullBatchFit {
         run.iterations(),
         run.passes(),
         run.stoppedBecause(),
-        run.seconds(),
+        (System.nanoTime() - start) * 1e-9,
         run.seconds() / run.passes(),
         run.objective(),
         Watched.OBJECTIVE,
         null,
         null,
-        history);
+        history,
+        prior);
+  }
+
+  static FullBatchSpec spec(Dataset train, double priorVariance, int threads, LbfgsSettings lbfgs) {
+    return FullBatchSpec.builder(train.columns(), train.classes())
+        .priorVariance(priorVariance)
+        .threads(threads)
+        .lbfgs(lbfgs)
+        .build();
   }
 
   private LinearModel initialModel(Dataset train) {

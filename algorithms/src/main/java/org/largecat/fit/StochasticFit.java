@@ -42,8 +42,9 @@ final class StochasticFit {
     requireApplicable();
     TrainingRows train = rows;
     TrainingRows heldOut = null;
-    if (settings.validationFraction != null) {
-      TrainingRows[] split = rows.holdOut(settings.validationFraction, settings.seed());
+    double fraction = settings.heldOutFraction(rows.rows());
+    if (fraction > 0) {
+      TrainingRows[] split = rows.holdOut(fraction, settings.seed());
       train = split[0];
       heldOut = split[1];
     }
@@ -69,6 +70,7 @@ final class StochasticFit {
     TrainingRun run;
     int perEpoch;
     Integer watchedRows = null;
+    BestEpoch best = null;
     try (TrainingRows.Watch watch = watch(model, train, heldOut, spec);
         Trainer trainer = new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
       perEpoch = trainer.iterationsPerEpoch();
@@ -84,12 +86,35 @@ final class StochasticFit {
                 ? Watched.TRAIN_BOUND
                 : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
         watchedRows = watch == null ? null : watch.rows();
-        run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history));
+        if (heldOut != null) {
+          best = BestEpoch.of(model);
+          if (best == null) {
+            settings.listener.note(
+                "the heap has no room for a copy of the model: the model returned is the last"
+                    + " epoch's, not the best on the held-out rows");
+          }
+        }
+        run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history, best));
       }
     } catch (TrainingDivergedException e) {
       throw diverged(e, step);
     }
     reportUnconverged(run);
+    Double watchedValue = watchedRows == null ? null : run.lastWatched();
+    if (best != null) {
+      int epoch = best.restore();
+      if (epoch > 0) {
+        settings.listener.note(
+            String.format(
+                Locale.ROOT,
+                "the model is epoch %d's, the best on the held-out rows (%.6g), not the last"
+                    + " epoch's (%.6g)",
+                epoch,
+                best.best(),
+                run.lastWatched()));
+        watchedValue = best.best();
+      }
+    }
     return new Fit(
         model,
         method,
@@ -101,11 +126,29 @@ final class StochasticFit {
         run.stoppedBecause(),
         run.seconds(),
         run.secondsPerEpoch(),
-        run.lastEpochBound(),
+        run.lastEpochBound() / train.rows(),
         watched,
-        watchedRows == null ? null : run.lastWatched(),
+        watchedValue,
         watchedRows,
-        history);
+        history,
+        prior(heldOut != null));
+  }
+
+  /**
+   * The prior of this fit: the one given, else maximum likelihood (stopped early when held out).
+   */
+  private Fit.Prior prior(boolean heldOut) {
+    if (method.isDoubleSum()) {
+      return Fit.Prior.fixed(0, "none: the double-sum methods' regulariser is the ridge");
+    }
+    if (settings.priorVariance != null) {
+      return Fit.Prior.fixed(settings.priorVariance, "given");
+    }
+    return Fit.Prior.fixed(
+        0,
+        heldOut
+            ? "none: maximum likelihood, stopped early on the held-out rows"
+            : "none: maximum likelihood");
   }
 
   /** Settings this method does not take are errors. */
@@ -134,7 +177,7 @@ final class StochasticFit {
       }
       if (settings.sampling != Sampling.PER_EXAMPLE
           || settings.samplingPower != 0
-          || settings.priorVariance != 0) {
+          || settings.priorVariance != null) {
         throw new IllegalArgumentException(
             "sampling, samplingPower and priorVariance apply to the sampled-bound methods, not "
                 + method.label()
@@ -222,7 +265,7 @@ final class StochasticFit {
         .sampling(settings.sampling)
         .samplingPower(settings.samplingPower)
         .stepSize(step)
-        .priorVariance(settings.priorVariance)
+        .priorVariance(Objects.requireNonNullElse(settings.priorVariance, 0.0))
         .build();
   }
 
@@ -328,15 +371,20 @@ final class StochasticFit {
     }
     TrainingRows.Watch watch;
     if (heldOut != null) {
-      watch =
-          heldOut.watch(
-              model,
-              (int) Math.min(Integer.MAX_VALUE, heldOut.rows()),
-              settings.seed(),
-              spec.threads(),
-              kernels);
+      int count =
+          (int)
+              Math.min(
+                  heldOut.rows(),
+                  spec instanceof SampledSpec sampled
+                      ? watchedRows(train.rows(), train.classes(), sampled)
+                      : Integer.MAX_VALUE);
+      watch = heldOut.watch(model, count, settings.seed(), spec.threads(), kernels);
       settings.listener.note(
-          watch.rows() + " examples held out; the stopping rule watches their log-likelihood");
+          String.format(
+              Locale.ROOT,
+              "%d examples held out; the stopping rule watches the log-likelihood of %s",
+              heldOut.rows(),
+              count == heldOut.rows() ? "all of them" : count + " of them"));
     } else if (watchesTrainingRows(method) && spec instanceof SampledSpec sampled) {
       watch =
           train.watch(
@@ -382,11 +430,15 @@ final class StochasticFit {
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
   }
 
-  private TrainingRun.EpochProgress progress(Watched watched, List<Fit.Epoch> history) {
+  private TrainingRun.EpochProgress progress(
+      Watched watched, List<Fit.Epoch> history, BestEpoch best) {
     int most = settings.rule().stepReductions();
     return new TrainingRun.EpochProgress() {
       @Override
       public void epoch(int epoch, double value, double improvement, double seconds) {
+        if (best != null) {
+          best.epoch(epoch, value);
+        }
         Fit.Epoch done = new Fit.Epoch(epoch, watched, value, improvement, seconds);
         history.add(done);
         settings.listener.epoch(done);

@@ -93,7 +93,11 @@ class FitterTest {
     assertEquals(null, fit.watched());
   }
 
-  /** Under the rule, A&R watches training rows, the history has an entry per epoch. */
+  /**
+   * Under the rule, A&R watches a held-out fifth of 3,000 rows by default (the 1,000-row floor is
+   * more than a fifth), returns the epoch best on it, and the history has an entry per epoch; with
+   * nothing held out it watches training rows.
+   */
   @Test
   void theRuleWatchesRowsAndReportsEachEpoch() {
     Dataset data = set(3_000, 8).data();
@@ -110,15 +114,49 @@ class FitterTest {
                   }
                 })
             .fit(data);
-    assertEquals(Watched.TRAINING_ROWS, fit.watched());
-    assertEquals(3_000, fit.watchedRows(), "fewer rows than the fewest watched: all");
+    assertEquals(Watched.HELD_OUT_ROWS, fit.watched());
+    assertEquals(600, fit.watchedRows(), "a fifth of 3,000 rows, all watched");
     assertEquals(told, fit.history());
     assertEquals(Math.round(fit.epochs()), told.size());
-    assertEquals(told.getLast().value(), fit.watchedLogLikelihood());
-    Fit heldOut =
+    assertEquals(
+        told.stream().mapToDouble(Fit.Epoch::value).max().orElseThrow(),
+        fit.watchedLogLikelihood(),
+        "the model of the best epoch on the held-out rows");
+    Dataset heldOut = Preprocessing.holdOut(data, 600 / 3_000.0, 1)[1];
+    assertEquals(
+        fit.watchedLogLikelihood(),
+        Evaluation.evaluate(fit.model(), heldOut, Kernels.get(), 1, 2).meanLogLikelihood(),
+        1e-12,
+        "the model returned scores the held-out rows as its best epoch did");
+    Fit training =
+        Fitter.softmax().method(Method.AR_SOFTMAX).maxEpochs(2).validationFraction(0).fit(data);
+    assertEquals(Watched.TRAINING_ROWS, training.watched());
+    assertEquals(3_000, training.watchedRows(), "fewer rows than the fewest watched: all");
+    assertEquals(training.history().getLast().value(), training.watchedLogLikelihood());
+    Fit quarter =
         Fitter.softmax().method(Method.OVE).maxEpochs(2).validationFraction(0.25).fit(data);
-    assertEquals(Watched.HELD_OUT_ROWS, heldOut.watched());
-    assertEquals(750, heldOut.watchedRows());
+    assertEquals(Watched.HELD_OUT_ROWS, quarter.watched());
+    assertEquals(750, quarter.watchedRows());
+  }
+
+  /**
+   * 500 rows of 40 features: maximum likelihood overfits, the held-out score peaks and falls, and
+   * the model returned is the peak's.
+   */
+  @Test
+  void earlyStoppingReturnsTheEpochBestOnTheHeldOutRows() {
+    Dataset data = SyntheticData.linearSoftmax(500, 40, 8, 0.5, 4).data();
+    Fit fit = Fitter.softmax().method(Method.EXACT_SOFTMAX_SGD).validationFraction(0.2).fit(data);
+    double best = fit.history().stream().mapToDouble(Fit.Epoch::value).max().orElseThrow();
+    assertTrue(
+        fit.history().getLast().value() < best - 1e-3,
+        "the held-out score fell after its peak: " + fit.history());
+    assertEquals(best, fit.watchedLogLikelihood());
+    Dataset heldOut = Preprocessing.holdOut(data, 0.2, 1)[1];
+    assertEquals(
+        best,
+        Evaluation.evaluate(fit.model(), heldOut, Kernels.get(), 1, 2).meanLogLikelihood(),
+        1e-12);
   }
 
   @Test

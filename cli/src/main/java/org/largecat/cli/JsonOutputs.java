@@ -20,13 +20,15 @@ final class JsonOutputs {
   /**
    * {@code train} and {@code spark train}: batch and sampled are the sizes used (1 and 1 for the
    * one-pair methods, N and K − 1 for exact-softmax); trainBound is the trainer's estimate of its
-   * bound on the whole training set, averaged over the last epoch; for exact-softmax iterations are
-   * L-BFGS iterations, epochs the passes over the data and trainBound the objective of the saved
-   * model, per example. watched is what the stopping rule watched ({@link
-   * org.largecat.fit.Watched}: {@code objective} for exact-softmax), null for a run of fixed
-   * length; when it watched rows, watchedLoglik is their mean log-likelihood after the last epoch
-   * and watchedRows their number, both null otherwise. The test scores are null without {@code
-   * --test}.
+   * lower bound on the log-likelihood per training example, averaged over the last epoch (loose at
+   * many classes: the exact value is watchedLoglik); for exact-softmax iterations are L-BFGS
+   * iterations, epochs the passes over the data and trainBound the objective of the saved model,
+   * per example. priorVariance is the model's prior (0: maximum likelihood), priorReason why
+   * (given, or chosen on the held-out rows), priorPath the variances tried with their held-out
+   * log-likelihoods. watched is what the stopping rule watched ({@link org.largecat.fit.Watched}:
+   * {@code objective} for exact-softmax), null for a run of fixed length; when it watched rows,
+   * watchedLoglik is their mean log-likelihood after the last epoch and watchedRows their number,
+   * both null otherwise. The test scores are null without {@code --test}.
    */
   record Train(
       String method,
@@ -43,6 +45,9 @@ final class JsonOutputs {
       String watched,
       Double watchedLoglik,
       Integer watchedRows,
+      double priorVariance,
+      String priorReason,
+      List<Fit.Trial> priorPath,
       Double testLoglik,
       Double testAccuracy,
       Double testTop5) {
@@ -64,6 +69,9 @@ final class JsonOutputs {
           fit.watched() == null ? null : fit.watched().json(),
           fit.watchedLogLikelihood(),
           fit.watchedRows(),
+          fit.prior().variance(),
+          fit.prior().reason(),
+          fit.prior().path(),
           test == null ? null : test.meanLogLikelihood(),
           test == null ? null : test.accuracy(),
           test == null ? null : test.topKAccuracy());

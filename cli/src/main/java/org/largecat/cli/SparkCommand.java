@@ -366,7 +366,7 @@ final class SparkCommand {
       }
       out.printf(
           Locale.ROOT,
-          "%s: %d rounds (%.3g epochs) in %.2f s (%.3g s per epoch); bound over the last epoch %.6g%n",
+          "%s: %d rounds (%.3g epochs) in %.2f s (%.3g s per epoch); bound %.6g per example over the last epoch%n",
           method.label(),
           fit.iterations(),
           fit.epochs(),

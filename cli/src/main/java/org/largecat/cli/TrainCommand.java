@@ -13,6 +13,7 @@ import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
 import org.largecat.fit.Fit;
 import org.largecat.fit.Fitter;
+import org.largecat.fit.Watched;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.ModelFile;
@@ -71,8 +72,11 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "F",
       converter = OptionTypes.NonNegativeNumber.class,
       description =
-          "Hold out this fraction of the training set, drawn with --seed, and let the stopping rule"
-              + " watch its mean log-likelihood instead of the bound (default: none).")
+          "Hold out this fraction of the training set, drawn with --seed: the stopping rule watches"
+              + " its log-likelihood, the model is the epoch best on it, exact-softmax chooses its"
+              + " prior variance on it; 0: none (default: 10%%, 1,000 to 10,000 rows, when no"
+              + " --prior-variance or --ridge is given; none with --epochs, --iterations or a probit"
+              + " or logistic method).")
   Double validationFraction;
 
   @Mixin StepOptions stepOptions;
@@ -83,7 +87,10 @@ final class TrainCommand implements Callable<Integer> {
       names = "--prior-variance",
       paramLabel = "V",
       converter = OptionTypes.NonNegativeNumber.class,
-      description = "A N(0, V) prior on the weights, MAP (default: 0, maximum likelihood).")
+      description =
+          "A N(0, V) prior on the weights, MAP; 0: maximum likelihood (default: exact-softmax"
+              + " chooses V on the held-out rows, the other methods fit by maximum likelihood"
+              + " stopped early on them).")
   Double priorVariance;
 
   @Option(names = "--init", paramLabel = "MODEL", description = "A saved model to start from.")
@@ -117,7 +124,7 @@ final class TrainCommand implements Callable<Integer> {
   /** The options the full-batch solver does not take. */
   private static final String STOCHASTIC_ONLY =
       "--batch --sampled --step --learning-rate --sampling --sampling-power --epochs --iterations"
-          + " --rank --patience --step-reductions --validation-fraction --ridge";
+          + " --rank --patience --step-reductions --ridge";
 
   TrainCommand(Largecat.Streams streams) {
     this.streams = streams;
@@ -238,15 +245,30 @@ final class TrainCommand implements Callable<Integer> {
   private static void printSummary(Fit fit, Evaluation.Result scores, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); %s %.6g%n",
+        "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); %s%n",
         fit.method().label(),
         fit.iterations(),
         fit.epochs(),
         fit.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
         fit.seconds(),
         fit.secondsPerEpoch(),
-        fit.method().isFullBatch() ? "objective" : "bound over the last epoch",
-        fit.bound());
+        fit.watchedLogLikelihood() != null
+            ? String.format(
+                Locale.ROOT,
+                "log-likelihood %.6g per example on the %d %s rows",
+                fit.watchedLogLikelihood(),
+                fit.watchedRows(),
+                fit.watched() == Watched.HELD_OUT_ROWS ? "held-out" : "watched training")
+            : String.format(
+                Locale.ROOT,
+                fit.method().isFullBatch()
+                    ? "objective %.6g per example"
+                    : "bound %.6g per example over the last epoch",
+                fit.bound()));
+    if (fit.prior().variance() != 0 || !fit.prior().path().isEmpty()) {
+      out.printf(
+          Locale.ROOT, "prior variance %.3g: %s%n", fit.prior().variance(), fit.prior().reason());
+    }
     if (scores != null) {
       out.printf(
           Locale.ROOT,

@@ -27,13 +27,18 @@ public record AutomaticMethod(Method method, String reason) {
    */
   static final double ASSUMED_FLOPS_PER_THREAD = 2e9;
 
-  /** The budget of the estimate when the caller gives none. */
-  public static final double DEFAULT_SECONDS = 300;
+  /**
+   * How many times one fit's passes a path of prior variances and the final fit take together: the
+   * path's strong priors converge in few passes, its weak ones in more.
+   */
+  static final int PATH_FACTOR = 3;
 
   /**
-   * The choice for {@code train} with {@code threads} threads and a time budget of {@code seconds}.
+   * The choice for {@code train} with {@code threads} threads and a time budget of {@code seconds};
+   * {@code priorPath} when the solver will choose its prior on a path of fits.
    */
-  public static AutomaticMethod choose(Dataset train, int threads, double seconds) {
+  public static AutomaticMethod choose(
+      Dataset train, int threads, double seconds, boolean priorPath) {
     boolean sparse = train.features() instanceof SparseFeatures;
     long bytes =
         FullBatchSoftmax.bytesNeeded(
@@ -51,8 +56,8 @@ public record AutomaticMethod(Method method, String reason) {
     // Two products per pass: scores X·Wᵀ and the gradient (P − Y)ᵀ·X, each rows × stored × K.
     double stored =
         sparse ? train.features().storedValues() : (double) train.rows() * train.columns();
-    double estimate =
-        ASSUMED_PASSES * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
+    int passes = ASSUMED_PASSES * (priorPath ? PATH_FACTOR : 1);
+    double estimate = passes * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
     if (estimate > seconds) {
       return new AutomaticMethod(
           Method.AR_SOFTMAX,
@@ -61,7 +66,7 @@ public record AutomaticMethod(Method method, String reason) {
               "exact-softmax would take an estimated %.0f s (%d passes over %.3g stored values ×"
                   + " K = %d), more than %.0f s",
               estimate,
-              ASSUMED_PASSES,
+              passes,
               stored,
               train.classes(),
               seconds));
@@ -70,8 +75,9 @@ public record AutomaticMethod(Method method, String reason) {
         Method.EXACT_SOFTMAX,
         String.format(
             Locale.ROOT,
-            "the full-batch solver fits: %.1f MB of state, an estimated %.0f s at most",
+            "the full-batch solver fits: %.1f MB of state, an estimated %.0f s at most%s",
             bytes / 1e6,
-            estimate));
+            estimate,
+            priorPath ? ", its prior's path included" : ""));
   }
 }

@@ -14,16 +14,19 @@ class AutomaticMethodTest {
 
   @Test
   void aSmallProblemGoesToTheFullBatchSolver() {
-    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, AutomaticMethod.DEFAULT_SECONDS);
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 300, true);
     assertEquals(Method.EXACT_SOFTMAX, choice.method(), choice.reason());
   }
 
   @Test
   void aProblemBeyondTheTimeBudgetGoesToArSoftmax() {
-    // 150 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second: 0.06 s.
-    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 1, 0.01);
+    // 150 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second: 0.06 s; with the prior's
+    // path three times that.
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 1, 0.1, false);
+    assertEquals(Method.EXACT_SOFTMAX, choice.method(), choice.reason());
+    choice = AutomaticMethod.choose(SMALL, 1, 0.1, true);
     assertEquals(Method.AR_SOFTMAX, choice.method());
-    assertTrue(choice.reason().contains("estimated 0 s"), choice.reason());
+    assertTrue(choice.reason().contains("estimated 0 s (450 passes"), choice.reason());
   }
 
   @Test
@@ -35,7 +38,7 @@ class AutomaticMethodTest {
             new SparseFeatures(rows, 2_000, new int[rows + 1], new int[0], new float[0]),
             new int[rows],
             100_000);
-    AutomaticMethod choice = AutomaticMethod.choose(wide, 2, AutomaticMethod.DEFAULT_SECONDS);
+    AutomaticMethod choice = AutomaticMethod.choose(wide, 2, 300, true);
     assertEquals(Method.AR_SOFTMAX, choice.method());
     assertTrue(choice.reason().contains("L-BFGS state needs"), choice.reason());
   }
