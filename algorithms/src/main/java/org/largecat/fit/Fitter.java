@@ -355,18 +355,23 @@ public final class Fitter {
       }
       return method;
     }
-    String stochasticOnly = String.join(", ", stochasticOnlySettings());
+    List<String> given = stochasticOnlySettings();
+    String stochasticOnly = String.join(", ", given);
     AutomaticMethod choice =
         link != Link.SOFTMAX
             ? new AutomaticMethod(arMethod(), "A&R is the method for the " + link + " link")
-            : !stochasticOnly.isEmpty()
-                ? new AutomaticMethod(
-                    Method.AR_SOFTMAX, stochasticOnly + " set, which exact-softmax does not take")
-                : AutomaticMethod.choose(
-                    train,
-                    threads(),
-                    budget(),
-                    priorVariance == null && heldOutFraction(train.rows()) > 0);
+            : given.equals(List.of("rank"))
+                ? AutomaticMethod.chooseFactorized(
+                    train.rows(), train.classes(), rank, threads(), budget())
+                : !stochasticOnly.isEmpty()
+                    ? new AutomaticMethod(
+                        Method.AR_SOFTMAX,
+                        stochasticOnly + " set, which exact-softmax does not take")
+                    : AutomaticMethod.choose(
+                        train,
+                        threads(),
+                        budget(),
+                        priorVariance == null && heldOutFraction(train.rows()) > 0);
     listener.note("chose " + choice.method().label() + ": " + choice.reason());
     return choice.method();
   }

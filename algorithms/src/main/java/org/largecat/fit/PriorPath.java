@@ -9,6 +9,8 @@ import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.LbfgsSettings;
+import org.largecat.train.fullbatch.AutomaticMethod;
+import org.largecat.train.fullbatch.FullBatchRun;
 import org.largecat.train.fullbatch.FullBatchSoftmax;
 
 /**
@@ -71,16 +73,19 @@ final class PriorPath {
         ended = String.format(Locale.ROOT, "the path stopped at half the %.0f s budget", budget);
         break;
       }
-      int iterations =
+      FullBatchRun run =
           FullBatchSoftmax.train(
-                  kept,
-                  model,
-                  FullBatchFit.spec(
-                      kept, variance, threads, lbfgs.withMaxSeconds(Math.max(budget - spent, 1))),
-                  kernels,
-                  (iteration, passes, objective, gradientNorm, change, seconds) ->
-                      settings.checkCancelled())
-              .iterations();
+              kept,
+              model,
+              FullBatchFit.spec(
+                  kept, variance, threads, lbfgs.withMaxSeconds(Math.max(budget - spent, 1))),
+              kernels,
+              (iteration, passes, objective, gradientNorm, change, seconds) ->
+                  settings.checkCancelled());
+      if (path.isEmpty()) {
+        reestimate(run, budget);
+      }
+      int iterations = run.iterations();
       double score = Evaluation.evaluate(model, heldOut, kernels, 1, threads).meanLogLikelihood();
       Fit.Trial trial =
           new Fit.Trial(variance, score, iterations, (System.nanoTime() - start) * 1e-9);
@@ -115,5 +120,30 @@ final class PriorPath {
     settings.listener.note(
         String.format(Locale.ROOT, "prior variance %.0e %s", bestVariance, reason));
     return new Fit.Prior(bestVariance, reason, path);
+  }
+
+  /**
+   * Tells the listener what the first fit's measured time per pass makes of the estimate the
+   * automatic choice printed, and that the budget will cut the path when it is short.
+   */
+  private void reestimate(FullBatchRun first, double budget) {
+    double perPass = first.seconds() / first.passes();
+    int passes = AutomaticMethod.assumedPasses(true);
+    double estimate = perPass * passes;
+    settings.listener.note(
+        String.format(
+            Locale.ROOT,
+            "measured %.3g s a pass: the path and the final fit, about %d passes, would take about"
+                + " %.0f s%s",
+            perPass,
+            passes,
+            estimate,
+            estimate > budget
+                ? String.format(
+                    Locale.ROOT,
+                    ", more than the %.0f s budget: the path stops at half of it and the final fit"
+                        + " at the rest (maxSeconds, --max-seconds, gives more)",
+                    budget)
+                : ""));
   }
 }

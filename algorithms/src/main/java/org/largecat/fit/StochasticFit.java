@@ -50,7 +50,9 @@ final class StochasticFit {
     }
     Sizes sizes = sizes(train);
     StepSizeSchedule step = schedule();
-    TrainerSpec spec = spec(sizes, step);
+    boolean path = choosesPrior(heldOut != null);
+    double firstVariance = path ? 0 : Objects.requireNonNullElse(settings.priorVariance, 0.0);
+    TrainerSpec spec = spec(sizes, step, firstVariance);
     ScoreModel model =
         settings.init != null ? initialModelChecked(train) : initialModel(train, spec);
     settings.listener.note(
@@ -70,51 +72,55 @@ final class StochasticFit {
     TrainingRun run;
     int perEpoch;
     Integer watchedRows = null;
-    BestEpoch best = null;
-    try (TrainingRows.Watch watch = watch(model, train, heldOut, spec);
-        Trainer trainer = new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
-      perEpoch = trainer.iterationsPerEpoch();
+    Fit.Prior prior = prior(heldOut != null);
+    double watchedValue = Double.NaN;
+    try (TrainingRows.Watch watch = watch(model, train, heldOut, spec)) {
+      watchedRows = watch == null ? null : watch.rows();
       if (settings.fixedLength()) {
-        int total =
-            settings.iterations != null
-                ? settings.iterations
-                : Math.multiplyExact(perEpoch, settings.epochs);
-        run = TrainingRun.run(trainer, total, 2, settings.listener::iteration);
+        try (Trainer trainer =
+            new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
+          perEpoch = trainer.iterationsPerEpoch();
+          int total =
+              settings.iterations != null
+                  ? settings.iterations
+                  : Math.multiplyExact(perEpoch, settings.epochs);
+          run = TrainingRun.run(trainer, total, 2, settings.listener::iteration);
+        }
       } else {
         watched =
             watch == null
                 ? Watched.TRAIN_BOUND
                 : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
-        watchedRows = watch == null ? null : watch.rows();
-        if (heldOut != null) {
-          best = BestEpoch.of(model);
-          if (best == null) {
-            settings.listener.note(
-                "the heap has no room for a copy of the model: the model returned is the last"
-                    + " epoch's, not the best on the held-out rows");
+        PriorRuns runs = new PriorRuns(model, train, watch, watched, history, path);
+        run = runs.run(spec);
+        perEpoch = runs.perEpoch;
+        watchedValue = runs.bestValue;
+        if (path) {
+          for (double variance : STOCHASTIC_VARIANCES) {
+            if (!runs.affords(settings.budget())) {
+              break;
+            }
+            if (!runs.tryVariance(spec(sizes, step, variance), variance)) {
+              break;
+            }
           }
+          prior = runs.chosen();
+          run =
+              new TrainingRun(
+                  runs.iterations,
+                  runs.elapsed(),
+                  runs.last.secondsPerEpoch(),
+                  runs.last.lastEpochBound(),
+                  runs.last.stoppedBecause(),
+                  runs.last.lastImprovement(),
+                  runs.last.lastWatched());
+          watchedValue = runs.bestValue;
         }
-        run = TrainingRun.until(trainer, settings.rule(), watch, progress(watched, history, best));
       }
     } catch (TrainingDivergedException e) {
       throw diverged(e, step);
     }
     reportUnconverged(run);
-    Double watchedValue = watchedRows == null ? null : run.lastWatched();
-    if (best != null) {
-      int epoch = best.restore();
-      if (epoch > 0) {
-        settings.listener.note(
-            String.format(
-                Locale.ROOT,
-                "the model is epoch %d's, the best on the held-out rows (%.6g), not the last"
-                    + " epoch's (%.6g)",
-                epoch,
-                best.best(),
-                run.lastWatched()));
-        watchedValue = best.best();
-      }
-    }
     return new Fit(
         model,
         method,
@@ -128,10 +134,177 @@ final class StochasticFit {
         run.secondsPerEpoch(),
         run.lastEpochBound() / train.rows(),
         watched,
-        watchedValue,
+        watchedRows == null ? null : watchedValue,
         watchedRows,
         history,
-        prior(heldOut != null));
+        prior);
+  }
+
+  /**
+   * The prior variances tried after the maximum-likelihood run, weakest first, each from the model
+   * the one before left: a coarse path, as the stochastic runs are costly.
+   */
+  static final double[] STOCHASTIC_VARIANCES = {1, 0.1, 0.01};
+
+  /**
+   * Whether this fit chooses its prior on the held-out rows: the sampled-bound methods of the
+   * softmax link, with rows held out and no prior given.
+   */
+  private boolean choosesPrior(boolean heldOut) {
+    return heldOut
+        && settings.priorVariance == null
+        && !method.isDoubleSum()
+        && method.link() == Link.SOFTMAX;
+  }
+
+  /**
+   * The runs of one fit under the stopping rule: the first with the prior given (or none), then,
+   * when the prior is chosen, one per variance of {@link #STOCHASTIC_VARIANCES} from the model the
+   * run before left, each returning its epoch best on the held-out rows, until one does worse than
+   * the best before or the budget is short. The model ends as the best run's.
+   */
+  private final class PriorRuns {
+    final ScoreModel model;
+    final TrainingRows train;
+    final TrainingRows.Watch watch;
+    final Watched watched;
+    final List<Fit.Epoch> history;
+    final BestEpoch bestRun;
+    final long start = System.nanoTime();
+    final List<Fit.Trial> trials = new ArrayList<>();
+    int perEpoch;
+    int iterations;
+    TrainingRun last;
+    double lastSeconds;
+    double bestValue = Double.NaN;
+    double bestVariance;
+
+    PriorRuns(
+        ScoreModel model,
+        TrainingRows train,
+        TrainingRows.Watch watch,
+        Watched watched,
+        List<Fit.Epoch> history,
+        boolean path) {
+      this.model = model;
+      this.train = train;
+      this.watch = watch;
+      this.watched = watched;
+      this.history = history;
+      this.bestRun = path ? BestEpoch.of(model) : null;
+    }
+
+    /** One run under the rule from the model as it is, its best epoch restored when held out. */
+    TrainingRun run(TrainerSpec spec) {
+      long begun = System.nanoTime();
+      BestEpoch best = null;
+      if (watched == Watched.HELD_OUT_ROWS) {
+        best = BestEpoch.of(model);
+        if (best == null) {
+          settings.listener.note(
+              "the heap has no room for a copy of the model: the model returned is the last"
+                  + " epoch's, not the best on the held-out rows");
+        }
+      }
+      double spent = (begun - start) * 1e-9;
+      StoppingRule rule = settings.rule();
+      rule =
+          new StoppingRule(
+              rule.tolerance(),
+              rule.patience(),
+              rule.maxEpochs(),
+              Math.max(rule.maxSeconds() - spent, 1e-3),
+              rule.stepReductions());
+      try (Trainer trainer =
+          new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
+        perEpoch = trainer.iterationsPerEpoch();
+        last = TrainingRun.until(trainer, rule, watch, progress(watched, history, best));
+      }
+      iterations += last.iterations();
+      bestValue = last.lastWatched();
+      if (best != null) {
+        int epoch = best.restore();
+        if (epoch > 0) {
+          settings.listener.note(
+              String.format(
+                  Locale.ROOT,
+                  "the model is epoch %d's, the best on the held-out rows (%.6g), not the last"
+                      + " epoch's (%.6g)",
+                  epoch,
+                  best.best(),
+                  last.lastWatched()));
+        }
+        bestValue = best.best();
+      }
+      lastSeconds = (System.nanoTime() - begun) * 1e-9;
+      if (bestRun != null) {
+        bestRun.epoch(trials.size() + 1, bestValue);
+      }
+      return last;
+    }
+
+    /** Whether another run as long as the last still ends within half the budget. */
+    boolean affords(double budget) {
+      double spent = (System.nanoTime() - start) * 1e-9;
+      boolean fits = bestRun != null && spent + lastSeconds <= budget / 2;
+      if (!fits) {
+        settings.listener.note(
+            String.format(
+                Locale.ROOT,
+                "no stronger prior tried: another run would end past half the %.0f s budget",
+                budget));
+      }
+      return fits;
+    }
+
+    /**
+     * Runs on under {@code variance}'s prior; returns whether it did better on the held-out rows
+     * than every run before (so that a stronger prior may do better still).
+     */
+    boolean tryVariance(TrainerSpec spec, double variance) {
+      if (trials.isEmpty()) {
+        trials.add(new Fit.Trial(0, bestValue, last.iterations(), elapsed()));
+        bestVariance = 0;
+      }
+      double before = bestRun.best();
+      settings.listener.note(
+          String.format(
+              Locale.ROOT,
+              "prior variance %.0e, from the model so far (held-out log-likelihood %.6g)",
+              variance,
+              before));
+      run(spec);
+      trials.add(new Fit.Trial(variance, bestValue, last.iterations(), elapsed()));
+      if (bestValue > before) {
+        bestVariance = variance;
+        return true;
+      }
+      return false;
+    }
+
+    /** The prior of the best run, its best epoch's parameters put back into the model. */
+    Fit.Prior chosen() {
+      if (trials.isEmpty()) {
+        return prior(true);
+      }
+      bestRun.restore();
+      bestValue = bestRun.best();
+      String reason =
+          String.format(
+              Locale.ROOT,
+              "chosen on the held-out rows (log-likelihood %.6f) among maximum likelihood and the"
+                  + " variances after it, each run from the model before",
+              bestValue);
+      settings.listener.note(
+          bestVariance == 0
+              ? "no prior: maximum likelihood did best on the held-out rows"
+              : String.format(Locale.ROOT, "prior variance %.0e %s", bestVariance, reason));
+      return new Fit.Prior(bestVariance, reason, trials);
+    }
+
+    double elapsed() {
+      return (System.nanoTime() - start) * 1e-9;
+    }
   }
 
   /**
@@ -245,7 +418,7 @@ final class StochasticFit {
    * The trainer's spec: the method's defaults with the sizes, the step and the settings given; a
    * double-sum method takes η and its decay from the step, which {@link #schedule} makes plain SGD.
    */
-  private TrainerSpec spec(Sizes sizes, StepSizeSchedule step) {
+  private TrainerSpec spec(Sizes sizes, StepSizeSchedule step, double priorVariance) {
     if (method.isDoubleSum()) {
       StepSizeSchedule.Sgd sgd = (StepSizeSchedule.Sgd) step;
       return DoubleSumSpec.builder(method)
@@ -265,7 +438,7 @@ final class StochasticFit {
         .sampling(settings.sampling)
         .samplingPower(settings.samplingPower)
         .stepSize(step)
-        .priorVariance(Objects.requireNonNullElse(settings.priorVariance, 0.0))
+        .priorVariance(priorVariance)
         .build();
   }
 

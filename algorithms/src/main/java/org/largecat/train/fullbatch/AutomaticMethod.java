@@ -28,10 +28,62 @@ public record AutomaticMethod(Method method, String reason) {
   static final double ASSUMED_FLOPS_PER_THREAD = 2e9;
 
   /**
+   * Multiply-adds per second per thread of float gemm, which exact-softmax-sgd's factorized step
+   * runs: a fraction of a core's peak, for the blocks of a mini-batch.
+   */
+  static final double GEMM_FLOPS_PER_THREAD = 4e9;
+
+  /**
    * How many times one fit's passes a path of prior variances and the final fit take together: the
    * path's strong priors converge in few passes, its weak ones in more.
    */
   static final int PATH_FACTOR = 3;
+
+  /**
+   * Epochs the estimate for exact-softmax-sgd on a factorized model assumes: under the stopping
+   * rule, watching held-out rows, it stopped after 25 to 30 on sparse rank-16 data.
+   */
+  static final int ASSUMED_EPOCHS = 50;
+
+  /**
+   * The choice for a factorized model of {@code rank} on {@code rows} examples of {@code classes}
+   * classes: {@code exact-softmax-sgd}, whose step scores all K classes through the rank-wide
+   * tables (about 4·N·K·r multiply-adds an epoch, at gemm speed), when {@value #ASSUMED_EPOCHS}
+   * epochs of it fit the budget {@code seconds}; else {@code ar-softmax}, whose cost grows with |S|
+   * rather than K. Where both fit, the exact step's gradient has no sampling noise, so it ends
+   * nearer the best held-out fit.
+   */
+  public static AutomaticMethod chooseFactorized(
+      long rows, int classes, int rank, int threads, double seconds) {
+    double estimate =
+        ASSUMED_EPOCHS * 4.0 * rows * classes * rank / (GEMM_FLOPS_PER_THREAD * threads);
+    return estimate <= seconds
+        ? new AutomaticMethod(
+            Method.EXACT_SOFTMAX_SGD,
+            String.format(
+                Locale.ROOT,
+                "rank %d: the exact gradient through the tables fits, an estimated %.0f s for %d"
+                    + " epochs",
+                rank,
+                estimate,
+                ASSUMED_EPOCHS))
+        : new AutomaticMethod(
+            Method.AR_SOFTMAX,
+            String.format(
+                Locale.ROOT,
+                "rank %d: exact-softmax-sgd would take an estimated %.0f s for %d epochs of K = %d"
+                    + " scores an example, more than %.0f s",
+                rank,
+                estimate,
+                ASSUMED_EPOCHS,
+                classes,
+                seconds));
+  }
+
+  /** The passes over the data the estimate assumes: one fit's, or a path's with its final fit. */
+  public static int assumedPasses(boolean priorPath) {
+    return ASSUMED_PASSES * (priorPath ? PATH_FACTOR : 1);
+  }
 
   /**
    * The choice for {@code train} with {@code threads} threads and a time budget of {@code seconds};
@@ -56,7 +108,7 @@ public record AutomaticMethod(Method method, String reason) {
     // Two products per pass: scores X·Wᵀ and the gradient (P − Y)ᵀ·X, each rows × stored × K.
     double stored =
         sparse ? train.features().storedValues() : (double) train.rows() * train.columns();
-    int passes = ASSUMED_PASSES * (priorPath ? PATH_FACTOR : 1);
+    int passes = assumedPasses(priorPath);
     double estimate = passes * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
     if (estimate > seconds) {
       return new AutomaticMethod(
