@@ -100,6 +100,31 @@ class PriorPathTest {
     assertTrue(Double.isFinite(largest) && largest < 1e3, "largest weight " + largest);
   }
 
+  /**
+   * The stochastic methods' coarse path: on rows where maximum likelihood overfits, the prior
+   * chosen after the maximum-likelihood run does better on new rows than that run alone, stopped
+   * early on the same held-out rows.
+   */
+  @Test
+  void theStochasticPathBeatsEarlyStoppingAloneOnNewRows() {
+    Dataset all = SyntheticData.linearSoftmax(4_400, 40, 8, 0.5, 11).data();
+    Dataset[] split = Preprocessing.holdOut(all, 4_000 / 4_400.0, 2);
+    Fit chosen = Fitter.softmax().method(Method.EXACT_SOFTMAX_SGD).fit(split[0]);
+    Fit early =
+        Fitter.softmax()
+            .method(Method.EXACT_SOFTMAX_SGD)
+            .priorVariance(0)
+            .validationFraction(chosen.watchedRows() / 400.0)
+            .fit(split[0]);
+    assertTrue(chosen.prior().path().size() >= 2, chosen.prior().toString());
+    assertEquals(0, chosen.prior().path().getFirst().variance());
+    double chosenTest = logLikelihood(chosen.model(), split[1]);
+    double earlyTest = logLikelihood(early.model(), split[1]);
+    assertTrue(
+        chosenTest > earlyTest + 0.01,
+        "chosen " + chosen.prior() + ": " + chosenTest + " vs early stopping alone " + earlyTest);
+  }
+
   /** Nothing held out: no variance can be chosen, and the fit is maximum likelihood. */
   @Test
   void nothingHeldOutIsMaximumLikelihood() {
