@@ -174,6 +174,7 @@ final class StochasticFit {
     final List<Fit.Trial> trials = new ArrayList<>();
     int perEpoch;
     int iterations;
+    int epochs;
     TrainingRun last;
     double lastSeconds;
     double bestValue = Double.NaN;
@@ -212,15 +213,17 @@ final class StochasticFit {
           new StoppingRule(
               rule.tolerance(),
               rule.patience(),
-              rule.maxEpochs(),
+              rule.maxEpochs() - epochs,
               Math.max(rule.maxSeconds() - spent, 1e-3),
               rule.stepReductions());
       try (Trainer trainer =
           new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
         perEpoch = trainer.iterationsPerEpoch();
-        last = TrainingRun.until(trainer, rule, watch, progress(watched, history, best));
+        last =
+            TrainingRun.until(trainer, rule, watch, progress(watched, history, best, train.rows()));
       }
       iterations += last.iterations();
+      epochs += (int) Math.round(last.epochs(perEpoch));
       bestValue = last.lastWatched();
       if (best != null) {
         int epoch = best.restore();
@@ -243,18 +246,25 @@ final class StochasticFit {
       return last;
     }
 
-    /** Whether another run as long as the last still ends within half the budget. */
+    /**
+     * Whether another run as long as the last still ends within half the time budget, and epochs
+     * are left of the rule's most (which the runs share); says so when not.
+     */
     boolean affords(double budget) {
       double spent = (System.nanoTime() - start) * 1e-9;
-      boolean fits = bestRun != null && spent + lastSeconds <= budget / 2;
-      if (!fits) {
-        settings.listener.note(
-            String.format(
-                Locale.ROOT,
-                "no stronger prior tried: another run would end past half the %.0f s budget",
-                budget));
+      String shortOf =
+          bestRun == null
+              ? "the heap has no room for a copy of the model"
+              : spent + lastSeconds > budget / 2
+                  ? String.format(
+                      Locale.ROOT, "another run would end past half the %.0f s budget", budget)
+                  : epochs >= settings.rule().maxEpochs()
+                      ? "the runs have used the most epochs, " + settings.rule().maxEpochs()
+                      : null;
+      if (shortOf != null) {
+        settings.listener.note("no stronger prior tried: " + shortOf);
       }
-      return fits;
+      return shortOf == null;
     }
 
     /**
@@ -603,8 +613,12 @@ final class StochasticFit {
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
   }
 
+  /**
+   * Tells the listener of each epoch, the bound per training example of {@code rows} (the trainers
+   * estimate it on the whole set), and keeps {@code best} up to date.
+   */
   private TrainingRun.EpochProgress progress(
-      Watched watched, List<Fit.Epoch> history, BestEpoch best) {
+      Watched watched, List<Fit.Epoch> history, BestEpoch best, long rows) {
     int most = settings.rule().stepReductions();
     return new TrainingRun.EpochProgress() {
       @Override
@@ -612,7 +626,8 @@ final class StochasticFit {
         if (best != null) {
           best.epoch(epoch, value);
         }
-        Fit.Epoch done = new Fit.Epoch(epoch, watched, value, improvement, seconds);
+        double shown = watched == Watched.TRAIN_BOUND ? value / rows : value;
+        Fit.Epoch done = new Fit.Epoch(epoch, watched, shown, improvement, seconds);
         history.add(done);
         settings.listener.epoch(done);
       }

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** What a {@link Fitter}'s stopping rule watched after each epoch. */
 public enum Watched {
-  /** The epoch's mean bound. */
+  /** The epoch's mean bound, per training example. */
   TRAIN_BOUND("bound"),
   /** The full-batch solver's exact objective per example, after each iteration. */
   OBJECTIVE("objective"),

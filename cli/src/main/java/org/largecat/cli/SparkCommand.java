@@ -331,8 +331,13 @@ final class SparkCommand {
       if (epochs != null && stopping.anyGiven()) {
         throw new ParameterException(
             spec.commandLine(),
-            "--tol, --patience, --max-epochs, --max-seconds and --step-reductions set the stopping"
-                + " rule, which runs only without --epochs");
+            "--tol, --patience, --max-epochs, --max-seconds, --step-reductions and"
+                + " --validation-fraction set the stopping rule, which runs only without --epochs");
+      }
+      if (stopping.validationFraction != null && stopping.validationFraction >= 1) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--validation-fraction " + stopping.validationFraction + " must be below 1");
       }
       OutputFiles.check(modelFile);
       Fitter fitter =

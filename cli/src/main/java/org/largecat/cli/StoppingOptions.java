@@ -17,7 +17,7 @@ final class StoppingOptions {
       description =
           "Without --epochs or --iterations: an epoch whose watched value improves by less than"
               + " X relative counts as no progress (default: 1e-4); the value is the"
-              + " log-likelihood of the --validation-fraction rows when given, else of a sample of"
+              + " log-likelihood of the held-out rows (--validation-fraction), else of a sample of"
               + " training rows for ar-softmax, ove, is, nce and exact-softmax-sgd, else the"
               + " epoch's mean bound."
               + " exact-softmax stops once an iteration changes the objective by at most X relative"
@@ -54,13 +54,24 @@ final class StoppingOptions {
       paramLabel = "S",
       converter = OptionTypes.PositiveNumber.class,
       description =
-          "The most seconds the stopping rule runs, checked after each epoch (exact-softmax: each"
-              + " iteration) (default: none).")
+          "The most seconds the fit takes, checked after each epoch (exact-softmax: each"
+              + " iteration, its prior's path included) (default: 300).")
   Double maxSeconds;
+
+  @Option(
+      names = "--validation-fraction",
+      paramLabel = "F",
+      converter = OptionTypes.NonNegativeNumber.class,
+      description =
+          "Hold out this fraction of the training set, drawn with --seed: the stopping rule watches"
+              + " its log-likelihood, the model is the epoch best on it, the prior variance is"
+              + " chosen on it; 0: none (default: 10%%, 1,000 to 10,000 rows, when no"
+              + " --prior-variance or --ridge is given; none for a probit or logistic method).")
+  Double validationFraction;
 
   /** Whether any option of the rule was given. */
   boolean anyGiven() {
-    return Stream.of(tolerance, patience, maxEpochs, stepReductions, maxSeconds)
+    return Stream.of(tolerance, patience, maxEpochs, stepReductions, maxSeconds, validationFraction)
         .anyMatch(Objects::nonNull);
   }
 
@@ -80,6 +91,9 @@ final class StoppingOptions {
     }
     if (maxSeconds != null) {
       fitter.maxSeconds(maxSeconds);
+    }
+    if (validationFraction != null) {
+      fitter.validationFraction(validationFraction);
     }
     return fitter;
   }

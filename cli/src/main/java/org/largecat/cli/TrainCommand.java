@@ -67,18 +67,6 @@ final class TrainCommand implements Callable<Integer> {
       description = "Exactly E passes over the training set, instead of the stopping rule.")
   Integer epochs;
 
-  @Option(
-      names = "--validation-fraction",
-      paramLabel = "F",
-      converter = OptionTypes.NonNegativeNumber.class,
-      description =
-          "Hold out this fraction of the training set, drawn with --seed: the stopping rule watches"
-              + " its log-likelihood, the model is the epoch best on it, exact-softmax chooses its"
-              + " prior variance on it; 0: none (default: 10%%, 1,000 to 10,000 rows, when no"
-              + " --prior-variance or --ridge is given; none with --epochs, --iterations or a probit"
-              + " or logistic method).")
-  Double validationFraction;
-
   @Mixin StepOptions stepOptions;
 
   @Mixin SamplingOptions samplingOptions;
@@ -190,9 +178,6 @@ final class TrainCommand implements Callable<Integer> {
     if (epochs != null) {
       fitter.epochs(epochs);
     }
-    if (validationFraction != null) {
-      fitter.validationFraction(validationFraction);
-    }
     if (priorVariance != null) {
       fitter.priorVariance(priorVariance);
     }
@@ -213,15 +198,14 @@ final class TrainCommand implements Callable<Integer> {
     if (iterations != null && epochs != null) {
       throw usage("give --iterations or --epochs, not both");
     }
-    if ((iterations != null || epochs != null)
-        && (stopping.anyGiven() || validationFraction != null)) {
+    if ((iterations != null || epochs != null) && stopping.anyGiven()) {
       throw usage(
           "--tol, --patience, --max-epochs, --max-seconds, --step-reductions and"
               + " --validation-fraction set the stopping rule, which runs only without --epochs and"
               + " --iterations");
     }
-    if (validationFraction != null && validationFraction >= 1) {
-      throw usage("--validation-fraction " + validationFraction + " must be below 1");
+    if (stopping.validationFraction != null && stopping.validationFraction >= 1) {
+      throw usage("--validation-fraction " + stopping.validationFraction + " must be below 1");
     }
     if (shared.method == Method.EXACT_SOFTMAX) {
       String refused =

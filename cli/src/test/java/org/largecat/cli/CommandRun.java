@@ -31,6 +31,20 @@ record CommandRun(int status, String out, String err) {
   }
 
   /**
+   * Whether {@code value} is, to the six digits printed, the best epoch's value of {@code watched}.
+   */
+  boolean bestEpochPrinted(String watched, double value) {
+    Matcher line =
+        Pattern.compile(": epoch \\d+, " + Pattern.quote(watched) + " (\\S+) \\(").matcher(err);
+    double best = Double.NEGATIVE_INFINITY;
+    while (line.find()) {
+      best = Math.max(best, Double.parseDouble(line.group(1)));
+    }
+    return String.format(Locale.ROOT, "%.6g", value)
+        .equals(String.format(Locale.ROOT, "%.6g", best));
+  }
+
+  /**
    * Whether the last epoch line the stopping rule printed on standard error gave {@code value} for
    * {@code watched} (e.g. "training rows' log-likelihood"), as it prints it.
    */

@@ -116,8 +116,7 @@ class ExactSoftmaxCommandTest {
           {"--sampling-power", "0.5"},
           {"--epochs", "2"},
           {"--iterations", "2"},
-          {"--patience", "2"},
-          {"--validation-fraction", "0.1"}
+          {"--patience", "2"}
         }) {
       CommandRun r =
           CommandRun.of(

@@ -130,7 +130,10 @@ class JsonOutputTest {
     for (String key : new String[] {"watched", "watched_loglik", "watched_rows"}) {
       isNull(train, key);
     }
-    assertEquals(17, train.size(), train.toString());
+    assertEquals(0, number(train, "prior_variance"));
+    string(train, "prior_reason");
+    assertEquals(0, train.getAsJsonArray("prior_path").size());
+    assertEquals(20, train.size(), train.toString());
 
     JsonObject ruled =
         json(
@@ -144,15 +147,20 @@ class JsonOutputTest {
             "--threads",
             "1",
             "--json");
-    assertEquals("training_rows", string(ruled, "watched"));
+    assertEquals("held_out_rows", string(ruled, "watched"));
     assertTrue(number(ruled, "watched_loglik") < 0, ruled.toString());
-    assertEquals(600, number(ruled, "watched_rows"));
+    assertEquals(120, number(ruled, "watched_rows"), "a fifth of 600 rows held out");
 
     JsonObject fullBatch =
         json("train", "--train", file("train.txt"), "--method", "exact-softmax", "--json");
     assertEquals("objective", string(fullBatch, "watched"));
     isNull(fullBatch, "watched_loglik");
     isNull(fullBatch, "watched_rows");
+    assertTrue(number(fullBatch, "prior_variance") > 0, fullBatch.toString());
+    assertTrue(string(fullBatch, "prior_reason").startsWith("chosen on 120 held-out examples"));
+    JsonObject trial = fullBatch.getAsJsonArray("prior_path").get(0).getAsJsonObject();
+    assertEquals(0.001, number(trial, "variance"));
+    assertTrue(number(trial, "held_out_log_likelihood") < 0, trial.toString());
 
     JsonObject withoutTest =
         json(

@@ -154,6 +154,8 @@ class SparkCommandTest {
             "2",
             "--tol",
             "1e-12",
+            "--validation-fraction",
+            "0",
             "--model",
             model,
             "--master",

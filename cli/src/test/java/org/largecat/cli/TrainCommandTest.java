@@ -205,6 +205,8 @@ class TrainCommandTest {
             "1",
             "--tol",
             "1e-3",
+            "--validation-fraction",
+            "0",
             "--model",
             file("ove.bin"),
             "--json");
@@ -252,6 +254,8 @@ class TrainCommandTest {
             "2",
             "--tol",
             "0.5",
+            "--validation-fraction",
+            "0",
             "--json");
     assertEquals(0, capped.status(), capped.err());
     JsonObject cappedSummary = SnakeCaseJson.parseObject(capped.out().strip());
@@ -282,7 +286,7 @@ class TrainCommandTest {
     assertEquals("held_out_rows", heldSummary.get("watched").getAsString());
     assertEquals(800, heldSummary.get("watched_rows").getAsInt());
     assertTrue(
-        held.lastEpochPrinted(
+        held.bestEpochPrinted(
             "held-out log-likelihood", heldSummary.get("watched_loglik").getAsDouble()),
         held.out() + held.err());
 
