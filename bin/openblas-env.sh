@@ -1,6 +1,6 @@
 # Chooses OpenBLAS's CPU kernels when the user has not (OPENBLAS_CORETYPE unset). Debian's OpenBLAS
 # 0.3.21 takes CPUs newer than itself for older ones and runs them on old kernels (SSE3 or AVX2 on a
-# CPU with AVX-512; docs/performance.md has the cost). OpenBLAS reads the variable once, when it
+# CPU with AVX-512; bench/log/ has the cost). OpenBLAS reads the variable once, when it
 # loads, so it must be set before the JVM starts.
 largecat_openblas_coretype() {
   [ -n "${OPENBLAS_CORETYPE:-}" ] && return 0

@@ -3,7 +3,7 @@ noise, g = log F or h = f/F: the integrals NoiseAugmentReduce takes over q(eps_n
 logistic. Prints the largest absolute error against SciPy's adaptive quadrature for sigma <= 1,
 1.5 and 3, over mu in {-2, 0, 2, 5} and psi_y - psi_k in -10..10, for the uniform trapezoid rule,
 the sinh-mapped one NoiseAugmentReduce uses, and the Gauss rule of the noise density
-(docs/performance.md, 2026-11-26 third session, "The cost cut").
+(bench/log/2026-11-26.md, "The cost cut").
 
   /usr/bin/python3 ar_quadrature_error.py
 

@@ -1,6 +1,6 @@
 """Moves data and models between largecat and the A&R authors' MATLAB/C++ code
-(github franrruiz/augment-reduce), for comparisons like docs/performance.md's of 2026-11-26 (third
-session); bench/src/main/octave/ar_reference_run.m runs that code.
+(github franrruiz/augment-reduce), for comparisons like those of bench/log/2026-11-26.md (A&R against
+the reference code); bench/src/main/octave/ar_reference_run.m runs that code.
 
   python3 ar_reference.py tomat TRAIN TEST OUT.mat        largecat text files (0-based) -> the code's
                                                           `data` struct: X, test.X sparse N x D,

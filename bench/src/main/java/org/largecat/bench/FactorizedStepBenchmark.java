@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One shared-sampling A&R softmax step of the factorized model at issue 24's large shape: K = D =
- * 10⁵, r = 128, 10 nonzeros a row, the adaptive step of {@code train --rank}. The step's three
+ * One shared-sampling A&R softmax step of the factorized model at the large vocabulary shape: K = D
+ * = 10⁵, r = 128, 10 nonzeros a row, the adaptive step of {@code train --rank}. The step's three
  * gemms per thread chunk of |B|/threads rows (H U_Sᵀ, C U_S, Cᵀ H) are 6·|B|·|S|·r flops;
  * GemmBenchmark's shapes {@code scores:S}, {@code dH:S} and {@code dU:S} are the same products for
  * a chunk of 250 rows, so the two side by side show how much of the step the gemms are. The rest is

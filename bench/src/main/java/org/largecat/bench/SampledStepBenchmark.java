@@ -32,9 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * scatter-axpy of |S| + 1 rows: the memory traffic no sampled method can avoid. Shapes: {@code
  * large} is K = 10⁴, D = 784 dense, |B| = 500, |S| = 100 (the A&R issue's target); {@code small} is
  * K = 100, D = 50 with 10 nonzeros, |B| = 100, |S| = 5 (a shape the public MATLAB/C++
- * implementation was timed at, docs/performance.md). {@code sampling} is per-example or shared (one
- * class set per mini-batch: two gemms for dense x); examples per second are |B| divided by the time
- * per iteration.
+ * implementation was timed at, bench/log/2026-11-26.md). {@code sampling} is per-example or shared
+ * (one class set per mini-batch: two gemms for dense x); examples per second are |B| divided by the
+ * time per iteration.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

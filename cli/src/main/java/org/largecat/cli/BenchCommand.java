@@ -16,6 +16,11 @@ import picocli.CommandLine.Spec;
 /**
  * {@code largecat bench}: the JMH suite, through JMH's own command line or a fixed {@link
  * BenchProfile}.
+ *
+ * <p>The suite and JMH are not in largecat.jar: the launcher puts {@code cli/target/bench-jars} on
+ * the class path for this command only. So that the other commands and the help never load them,
+ * this class and {@link BenchCompareCommand} name bench's types only inside the bodies that run the
+ * suite, never in a field or a signature.
  */
 @Command(
     name = "bench",
@@ -36,7 +41,7 @@ final class BenchCommand implements Callable<Integer> {
         "A fixed selection instead of JMH-ARGS,"
             + " its JSON to --out and the machine's load to FILE.txt; short: for CI."
       })
-  BenchProfile profile;
+  String profile;
 
   @Option(
       names = "--out",
@@ -64,6 +69,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    requireSuite(spec);
     if (profile == null) {
       if (output != null) {
         throw new ParameterException(
@@ -75,6 +81,30 @@ final class BenchCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--profile takes no JMH arguments, got " + jmhArgs);
     }
-    return BenchRunner.runProfile(profile, output, streams.out(), streams.err());
+    BenchProfile chosen;
+    try {
+      chosen = BenchProfile.byLabel(profile);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
+    }
+    return BenchRunner.runProfile(chosen, output, streams.out(), streams.err());
   }
+
+  /**
+   * Fails with the fix when the suite's jars are not on the class path (largecat.jar run by itself,
+   * without the launcher).
+   */
+  static void requireSuite(CommandSpec spec) {
+    try {
+      Class.forName(SUITE_CLASS, false, BenchCommand.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "the JMH suite is not on the class path: run it as ./largecat bench, which adds"
+              + " cli/target/bench-jars");
+    }
+  }
+
+  /** A class of the bench module, whose presence says the suite's jars are there. */
+  private static final String SUITE_CLASS = "org.largecat.bench.BenchRunner";
 }

@@ -29,7 +29,12 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     scope = ScopeType.INHERIT,
     versionProvider = Largecat.Version.class,
-    description = "Training and evaluation for categorical distributions with many classes.")
+    description = "Training and evaluation for categorical distributions with many classes.",
+    footer = {
+      "",
+      "The papers named in the help (A&R, unbiased-scalable-softmax, categorical-from-binary,"
+          + " synthetic-categorical-data) are cited in full in docs/references.md."
+    })
 public final class Largecat {
   /**
    * The subcommands, in the order the help lists them. They are added by {@link

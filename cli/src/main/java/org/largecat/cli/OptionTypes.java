@@ -2,7 +2,6 @@ package org.largecat.cli;
 
 import java.util.Locale;
 import java.util.function.Function;
-import org.largecat.bench.BenchProfile;
 import org.largecat.cb.Link;
 import org.largecat.data.TextFormat;
 import org.largecat.experiments.Experiment;
@@ -28,7 +27,6 @@ final class OptionTypes {
     command.registerConverter(Link.class, label(s -> Link.byLabel(s.toLowerCase(Locale.ROOT))));
     command.registerConverter(VariationalEm.Method.class, label(VariationalEm.Method::parse));
     command.registerConverter(Experiment.class, label(Experiment::byLabel));
-    command.registerConverter(BenchProfile.class, label(BenchProfile::byLabel));
     command.registerConverter(EvalFunction.class, label(EvalFunction::byLabel));
     command.registerConverter(
         TextFormat.class,

@@ -44,11 +44,11 @@ import org.largecat.train.sampled.SampledTrainer;
  * wall time of its {@code supervised} run, reading its input and writing its model included. The
  * log-likelihood is largecat's exact one over all K.
  *
- * <p>The second table, {@code vocab-verdict}, states issue 24's criterion: fastText's best row
+ * <p>The second table, {@code vocab-verdict}, states the vocabulary criterion: fastText's best row
  * (highest accuracy over its grid) and the first factorized point (least training time, either
  * sampling) whose accuracy is higher, with whether that point also took less time. The linear model
- * with per-example sampling is the full form's longest part (docs/performance.md has its cost); it
- * stays as the baseline the factorized model replaces.
+ * with per-example sampling is the full form's longest part (bench/log/2026-11-26.md has its cost);
+ * it stays as the baseline the factorized model replaces.
  */
 final class Vocab {
   static final int RANK = 100;
@@ -186,9 +186,9 @@ final class Vocab {
       double accuracy) {}
 
   /**
-   * Issue 24's criterion: {@code largecat} is the first factorized point (least time) above {@code
-   * fastText}'s best accuracy, or the most accurate factorized point when none is above ({@code
-   * above} false); {@code holds} when it is above in less time.
+   * The vocabulary criterion: {@code largecat} is the first factorized point (least time) above
+   * {@code fastText}'s best accuracy, or the most accurate factorized point when none is above
+   * ({@code above} false); {@code holds} when it is above in less time.
    */
   record Verdict(Point fastText, Point largecat, boolean above, boolean holds) {
     /** The verdict over fastText's runs and largecat's points, of which the factorized count. */

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module layout of DESIGN.md, checked on the compiled classes of every module: no package
- * imports a package that imports it; engine-api is the SPI and nothing else; algorithms see only
- * the SPI; backends never see an algorithm; bench never sees the command; only the Spark code sees
- * Spark.
+ * The module layout of README.md (its Layout table) and of each package's package-info, checked on
+ * the compiled classes of every module: no package imports a package that imports it; engine-api is
+ * the SPI and nothing else; algorithms see only the SPI; backends never see an algorithm; bench
+ * never sees the command; only the Spark code sees Spark.
  */
 class LayoutTest {
   /** The packages of engine-api. */

@@ -43,7 +43,7 @@ import scala.runtime.BoxedUnit;
  *
  * <p>Each change travels to the driver as a {@link ModelChange}, dense or the changed entries only,
  * whichever is smaller: a round moves the model once and P changes of at most its size
- * (docs/scaling-train.md), and Spark's {@code spark.driver.maxResultSize} must exceed their sum.
+ * (docs/scaling.md), and Spark's {@code spark.driver.maxResultSize} must exceed their sum.
  *
  * <p>A run is reproducible for a seed and a fixed partitioning: each partition's trainer draws from
  * a seed derived from the run's and its index, on one thread, and the driver adds the partitions'
