@@ -334,7 +334,11 @@ final class SparkCommand {
             "--tol, --patience, --max-epochs, --max-seconds and --step-reductions set the stopping"
                 + " rule, which runs only without --epochs");
       }
-      OutputFiles.check(modelFile);
+      new OutputFiles()
+          .readsSparkPath("--train", trainPath)
+          .readsSparkPath("--test", testPath)
+          .writes("--model", modelFile)
+          .check();
       Fitter fitter =
           Fitter.softmax().method(method).listener(new ProgressLines("spark train", err));
       stopping.configure(fitter);
