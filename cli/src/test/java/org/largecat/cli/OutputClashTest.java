@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -201,6 +202,30 @@ class OutputClashTest {
         "--model",
         fifo.toString());
     assertTrue(Files.readAttributes(fifo, BasicFileAttributes.class).isOther(), "still a FIFO");
+  }
+
+  @Test
+  void theModelOnADeviceNodeIsRefused() throws Exception {
+    // A node of /dev/null's device (char 1:3) in the temporary directory, which only root makes.
+    Path device = dir.resolve("null");
+    Process p =
+        new ProcessBuilder("mknod", device.toString(), "c", "1", "3")
+            .redirectErrorStream(true)
+            .start();
+    p.getInputStream().readAllBytes();
+    assumeTrue(p.waitFor() == 0, "making a device node needs root");
+    refused(
+        "is not a regular file",
+        "train",
+        "--train",
+        train.toString(),
+        "--method",
+        "ar-softmax",
+        "--epochs",
+        "1",
+        "--model",
+        device.toString());
+    assertTrue(Files.readAttributes(device, BasicFileAttributes.class).isOther(), "still a device");
   }
 
   @Test
