@@ -30,6 +30,8 @@ public final class AtomicWrite {
 
   /**
    * Writes {@code content} to {@code target}, replacing it only once the whole content is on disk.
+   * A target that {@link #checkWritable} refuses is refused before the content is made; a failure
+   * after that (a full disk) is a {@link WriteFailedException}.
    */
   public static void write(Path target, Content content) throws IOException {
     checkWritable(target);
@@ -57,7 +59,8 @@ public final class AtomicWrite {
       }
     } catch (IOException e) {
       Files.deleteIfExists(temporary);
-      throw IoErrors.explain(target, "cannot write (the file is unchanged)", e);
+      throw new WriteFailedException(
+          IoErrors.explain(target, "cannot write (the file is unchanged)", e).getMessage(), e);
     } catch (RuntimeException e) {
       Files.deleteIfExists(temporary);
       throw e;
@@ -71,7 +74,8 @@ public final class AtomicWrite {
 
   /**
    * Refuses, before any work is done, a target that could not be written: its directory is missing
-   * or not writable, or the target is a directory or a read-only file.
+   * or not writable, or the target is a directory, a read-only file or a special file (a FIFO, a
+   * device, a socket), which the rename would replace with a regular file.
    */
   public static void checkWritable(Path target) throws IOException {
     Path directory = target.toAbsolutePath().getParent();
@@ -88,6 +92,12 @@ public final class AtomicWrite {
     }
     if (Files.isDirectory(target)) {
       throw new IOException(target + ": cannot write: it is a directory; give a file name");
+    }
+    if (Files.exists(target) && !Files.isRegularFile(target)) {
+      throw new IOException(
+          target
+              + ": cannot write: it is not a regular file (a FIFO, a device or a socket), which"
+              + " would be replaced; give the path of a regular file");
     }
     if (Files.exists(target) && !Files.isWritable(target)) {
       throw new IOException(target + ": cannot write: the file is read-only");

@@ -4,16 +4,23 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /** A data file that cannot be read as its format says: names the file, the line and the reason. */
-public final class DataFileException extends IOException {
+public class DataFileException extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path file;
   private final long line;
+  private final String reason;
 
   public DataFileException(Path file, long line, String reason) {
     super(file + (line > 0 ? ":" + line : "") + ": " + reason);
     this.file = file;
     this.line = line;
+    this.reason = reason;
+  }
+
+  /** Why the file could not be read, without the file and line. */
+  public String reason() {
+    return reason;
   }
 
   /** The file that could not be read. */

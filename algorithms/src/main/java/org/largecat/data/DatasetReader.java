@@ -345,7 +345,8 @@ public final class DatasetReader {
   private void checkLimit(int index, int limit, String what, int base, String name)
       throws DataFileException {
     if (limit >= 0 && index >= limit) {
-      throw error(what + " " + (index + base) + " is beyond " + name + " = " + limit);
+      throw new OutOfShapeException(
+          file, lineNumber, what + " " + (index + base) + " is beyond " + name + " = " + limit);
     }
   }
 

@@ -129,8 +129,8 @@ public final class Predictor {
    * psi[k] = ψ_k(x_row) for every class: w_k · x_row + b_k, or u_k · h(x_row) + b_k.
    *
    * @throws IllegalArgumentException if x does not have the model's D columns or psi its K elements
-   * @throws NonFiniteScoreException if a score is NaN or infinite (the model or the features
-   *     overflow)
+   * @throws NonFiniteScoreException if a score is NaN or beyond float range (the model or the
+   *     features overflow)
    */
   public void utilities(Features x, int row, double[] psi) {
     utilities(x, row, row + 1L, psi);
@@ -284,7 +284,8 @@ public final class Predictor {
    * rows of a block start at from + a multiple of {@link #blockRows}.
    *
    * @throws IllegalArgumentException if x does not have the model's D columns
-   * @throws NonFiniteScoreException naming the first example with a NaN or infinite score
+   * @throws NonFiniteScoreException naming the first example with a NaN score or one beyond float
+   *     range
    */
   public void forEachRow(Features x, int from, int to, long firstExample, RowConsumer each) {
     requireColumns(x.columns(), "the features have");
@@ -381,8 +382,9 @@ public final class Predictor {
   }
 
   /**
-   * psi[k] += b_k, then every result checked finite (in a pass of its own, so that the sums' loop
-   * has no branch).
+   * psi[k] += b_k, then every result checked within float range (in a pass of its own, so that the
+   * sums' loop has no branch): a score a block's float gemm would overflow is refused here too, so
+   * that a row is refused or scored alike whichever way it is computed.
    */
   private void addBiases(double[] psi, long example) {
     this.example = example;
@@ -391,7 +393,7 @@ public final class Predictor {
       psi[k] += b[k];
     }
     for (int k = 0; k < psi.length; k++) {
-      if (!Double.isFinite(psi[k])) {
+      if (!(Math.abs(psi[k]) <= Float.MAX_VALUE)) {
         throw nonFinite(example, k, psi[k]);
       }
     }
@@ -404,7 +406,8 @@ public final class Predictor {
             + k
             + " is "
             + score
-            + "; the model's weights or the example's features are too large (or not finite)");
+            + "; scores must lie within float range (±3.4e38): the model's weights or the"
+            + " example's features are too large (or not finite)");
   }
 
   /**

@@ -22,11 +22,13 @@ import org.largecat.IoErrors;
  * (version 2) the rank r, the input table V, the output table U (float) and the biases, all
  * big-endian, then the CRC-32 of everything before it. Loading gives back the saved model bit for
  * bit; a file with another magic or version, a header whose shape disagrees with the file's length,
- * a non-finite weight or bias, a short file, trailing bytes or a checksum mismatch is refused with
- * an {@link IOException} that names the file and the reason. Saving replaces the file only once the
- * whole model is on disk ({@link AtomicWrite}). The stream forms write and read the same bytes with
- * the same refusals; a stream has no length to compare with its header, so it is read to its end
- * and a short or longer stream is refused after the read instead of before it.
+ * a non-finite weight, a bias beyond float range (scores are computed and kept in float, so such a
+ * bias could never be scored; a weight is a float already), a short file, trailing bytes or a
+ * checksum mismatch is refused with an {@link IOException} that names the file and the reason.
+ * Saving replaces the file only once the whole model is on disk ({@link AtomicWrite}). The stream
+ * forms write and read the same bytes with the same refusals; a stream has no length to compare
+ * with its header, so it is read to its end and a short or longer stream is refused after the read
+ * instead of before it.
  */
 public final class ModelFile {
   private static final long MAGIC = 0x4C4341544D444C31L; // "LCATMDL1"
@@ -37,7 +39,8 @@ public final class ModelFile {
 
   /**
    * Writes {@code model} to {@code file}, replacing it once the whole model is written; a model
-   * with a non-finite weight or bias is refused, as {@link #read} would refuse the file.
+   * with a non-finite weight or a bias beyond float range is refused, as {@link #read} would refuse
+   * the file.
    */
   public static void write(ScoreModel model, Path file) throws IOException {
     String nonFinite = nonFinite(model);
@@ -49,7 +52,8 @@ public final class ModelFile {
 
   /**
    * Writes {@code model} to {@code out} in the file's format and flushes it; the stream is left
-   * open. A model with a non-finite weight or bias is refused before a byte is written.
+   * open. A model with a non-finite weight or a bias beyond float range is refused before a byte is
+   * written.
    */
   public static void write(ScoreModel model, OutputStream out) throws IOException {
     String nonFinite = nonFinite(model);
@@ -98,7 +102,10 @@ public final class ModelFile {
     return values;
   }
 
-  /** The first non-finite weight or bias of {@code model}, named, or null if all are finite. */
+  /**
+   * The first non-finite weight or bias beyond float range of {@code model}, named, or null if
+   * there is none.
+   */
   private static String nonFinite(ScoreModel model) {
     String weight =
         switch (model) {
@@ -129,6 +136,9 @@ public final class ModelFile {
     for (int k = 0; k < biases.length; k++) {
       if (!Double.isFinite(biases[k])) {
         return "the bias of class " + k + " is " + biases[k];
+      }
+      if (Math.abs(biases[k]) > Float.MAX_VALUE) {
+        return "the bias of class " + k + " is " + biases[k] + ", beyond float range (±3.4e38)";
       }
     }
     return null;

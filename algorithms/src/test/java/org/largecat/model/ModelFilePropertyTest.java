@@ -25,8 +25,8 @@ import org.quicktheories.generators.Generate;
 
 /**
  * Properties of the model file: writing then reading is the identity bit for bit, for every finite
- * weight and bias (signed zeros, subnormals, ±MAX); a non-finite one is refused on write, and a
- * file that holds one (with a valid checksum) is refused on read.
+ * weight and every bias within float range (signed zeros, subnormals, ±MAX); a non-finite one is
+ * refused on write, and a file that holds one (with a valid checksum) is refused on read.
  */
 class ModelFilePropertyTest {
   private static final long SEED = 22;
@@ -63,9 +63,16 @@ class ModelFilePropertyTest {
                           Double.MIN_VALUE,
                           -Double.MIN_NORMAL,
                           Double.longBitsToDouble(0x000fffffffffffffL),
-                          Double.MAX_VALUE,
-                          -Double.MAX_VALUE))),
-              Pair.of(3, longs().all().map(Double::longBitsToDouble).assuming(Double::isFinite))));
+                          (double) Float.MAX_VALUE,
+                          (double) -Float.MAX_VALUE))),
+              Pair.of(
+                  3,
+                  longs()
+                      .all()
+                      .map(Double::longBitsToDouble)
+                      .assuming(Double::isFinite)
+                      // beyond float range: scaled by 2^-1024, exactly, into [2^-896, 1)
+                      .map(b -> Math.abs(b) <= Float.MAX_VALUE ? b : b * 0x1p-1024))));
 
   private static final Gen<LinearModel> MODELS =
       Generate.enumValues(Link.class)

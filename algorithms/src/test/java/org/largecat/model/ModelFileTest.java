@@ -24,7 +24,7 @@ class ModelFileTest {
       m.weights()[i] = (float) Math.sin(i) * 1e-30f;
     }
     m.weights()[5] = -0.0f;
-    m.biases()[0] = -1e300;
+    m.biases()[0] = -Float.MAX_VALUE;
     m.biases()[2] = Double.MIN_VALUE;
     Path f = dir.resolve("m.bin");
     ModelFile.write(m, f);
@@ -39,7 +39,7 @@ class ModelFileTest {
     LinearModel again = ModelFile.read(f);
     assertArrayEquals(back.weights(), again.weights());
     assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(back.weights()[5]));
-    assertEquals(-1e300, back.biases()[0]);
+    assertEquals(-Float.MAX_VALUE, back.biases()[0]);
     assertEquals(Double.MIN_VALUE, back.biases()[2]);
   }
 
@@ -103,6 +103,32 @@ class ModelFileTest {
     IOException e = assertThrows(IOException.class, () -> ModelFile.write(diverged, f));
     assertTrue(e.getMessage().contains("the bias of class 1 is Infinity"), e.getMessage());
     assertArrayEquals(before, Files.readAllBytes(f));
+  }
+
+  /**
+   * Scores are float: a bias beyond float range could never be scored, so it is refused on save
+   * and, in a file with a valid checksum, on load, as a weight of ±Inf is.
+   */
+  @Test
+  void aBiasBeyondFloatRangeIsRefusedOnSaveAndOnLoad() throws IOException {
+    for (double bias : new double[] {1e308, -1e308, Math.nextUp((double) Float.MAX_VALUE)}) {
+      Path f = saved();
+      byte[] before = Files.readAllBytes(f);
+      LinearModel huge = ModelFile.read(f);
+      huge.biases()[1] = bias;
+      IOException e = assertThrows(IOException.class, () -> ModelFile.write(huge, f));
+      assertTrue(e.getMessage().contains("beyond float range"), e.getMessage());
+      assertArrayEquals(before, Files.readAllBytes(f));
+      ByteBuffer bytes = ByteBuffer.wrap(before);
+      int biases = before.length - 4 - 8 * huge.classes();
+      bytes.putDouble(biases + 8, bias);
+      CRC32 crc = new CRC32();
+      crc.update(before, 0, before.length - 4);
+      bytes.putInt(before.length - 4, (int) crc.getValue());
+      Path onDisk = dir.resolve("huge.bin");
+      Files.write(onDisk, before);
+      assertRefused(onDisk, "the bias of class 1 is " + bias + ", beyond float range");
+    }
   }
 
   @Test

@@ -126,7 +126,11 @@ final class CbSynthCommand implements Callable<Integer> {
     if (testFraction > 0 && testFile == null) {
       throw new ParameterException(spec.commandLine(), "--test-fraction needs --test-out");
     }
-    OutputFiles.check(trainFile, testFile, truthFile);
+    new OutputFiles()
+        .writes("--out", trainFile)
+        .writes("--test-out", testFile)
+        .writes("--truth-out", truthFile)
+        .check();
     CbSimulation sim;
     try {
       sim = CbSimulation.generate(n, k, m, sigmaHigh, sigmaLow, sigmaInt, seed);

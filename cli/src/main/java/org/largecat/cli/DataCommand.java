@@ -83,7 +83,10 @@ final class DataCommand {
 
     @Override
     public Integer call() throws IOException {
-      OutputFiles.check(file, truthFile(file));
+      new OutputFiles()
+          .writes("--out", file)
+          .writes("the generating model", truthFile(file))
+          .check();
       SyntheticSet set = SyntheticData.arToy(classes, rows, seed);
       return write(
           "ar-toy",
@@ -197,7 +200,11 @@ final class DataCommand {
         throw new ParameterException(
             spec.commandLine(), "--density " + density + " must be at most 1");
       }
-      OutputFiles.check(file, truthFile(file), testFile);
+      new OutputFiles()
+          .writes("--out", file)
+          .writes("the generating model", truthFile(file))
+          .writes("--test-out", testFile)
+          .check();
       int test = testRows == null ? 0 : testRows;
       if ((long) rows + test > Integer.MAX_VALUE) {
         throw new ParameterException(

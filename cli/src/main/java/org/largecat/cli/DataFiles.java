@@ -2,9 +2,11 @@ package org.largecat.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.largecat.data.DataFileException;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetBlocks;
 import org.largecat.data.DatasetReader;
+import org.largecat.data.OutOfShapeException;
 import org.largecat.data.ReadOptions;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.TextFormat;
@@ -32,6 +34,34 @@ final class DataFiles {
    */
   Dataset read(Path file, int columns, int classes) throws IOException {
     return denseIfFull(DatasetReader.read(file, options(columns, classes)));
+  }
+
+  /**
+   * Reads {@code file}, which must fit the {@code columns} and {@code classes} of {@code source}
+   * (e.g. "the training set train.txt"), which a row that does not fit them is told with.
+   */
+  Dataset read(Path file, int columns, int classes, String source) throws IOException {
+    try {
+      return read(file, columns, classes);
+    } catch (OutOfShapeException e) {
+      throw shapeFrom(e, source);
+    }
+  }
+
+  /**
+   * {@code e} told with where the D and K it does not fit came from, e.g. "the model file m.bin".
+   */
+  static DataFileException shapeFrom(OutOfShapeException e, String source) {
+    DataFileException told =
+        new DataFileException(
+            e.file(),
+            e.line(),
+            e.reason()
+                + ", which comes from "
+                + source
+                + ": the two files do not have the same shape");
+    told.initCause(e);
+    return told;
   }
 
   /**

@@ -7,8 +7,10 @@ import java.util.concurrent.Callable;
 import org.largecat.data.Dataset;
 import org.largecat.data.DatasetBlocks;
 import org.largecat.data.Features;
+import org.largecat.data.OutOfShapeException;
 import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
+import org.largecat.eval.NonFiniteScoreException;
 import org.largecat.eval.Predictor;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
@@ -113,9 +115,21 @@ final class EvaluateCommand {
       for (Dataset block = blocks.next(); block != null; block = blocks.next()) {
         sum.add(DataFiles.denseIfFull(block));
       }
+    } catch (OutOfShapeException e) {
+      throw DataFiles.shapeFrom(e, "the model file " + args.modelFile);
+    } catch (NonFiniteScoreException e) {
+      throw cannotScore(args.modelFile, args.testFile, e);
     }
     print(sum.result(), args.json, out);
     return 0;
+  }
+
+  /**
+   * A score beyond float range, told as bad input that names the model file and the data file, as a
+   * model whose biases pass float range is refused on load.
+   */
+  private static IOException cannotScore(Path modelFile, Path dataFile, NonFiniteScoreException e) {
+    return new IOException(modelFile + ": cannot score " + dataFile + ": " + e.getMessage(), e);
   }
 
   /** Prints the scores of an evaluation, as a line of text or of JSON. */
@@ -169,6 +183,10 @@ final class EvaluateCommand {
             });
         example += block.rows();
       }
+    } catch (OutOfShapeException e) {
+      throw DataFiles.shapeFrom(e, "the model file " + args.modelFile);
+    } catch (NonFiniteScoreException e) {
+      throw cannotScore(args.modelFile, args.inputFile, e);
     }
     return 0;
   }

@@ -6,12 +6,14 @@ import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.largecat.WriteFailedException;
 import picocli.CommandLine;
 
 /**
  * How a failed run reaches the user: one line, {@code largecat COMMAND: what failed and why}, and
  * an exit status: 2 for bad input or usage (the message names the file, line or option), 1 for a
- * failure of the run. The stack trace is printed only with {@code --debug}.
+ * failure of the run (a diverged or overflowing model, a full disk). The stack trace is printed
+ * only with {@code --debug}.
  */
 final class Failures {
   /** Exit status of a run that failed. */
@@ -41,7 +43,11 @@ final class Failures {
           case ArithmeticException e -> e.getMessage();
           default -> null;
         };
-    int status = cause instanceof ArithmeticException ? RUN_FAILED : BAD_INPUT;
+    // A file that could not be written after its path was accepted (a full disk) failed the run.
+    int status =
+        cause instanceof ArithmeticException || cause instanceof WriteFailedException
+            ? RUN_FAILED
+            : BAD_INPUT;
     OutOfMemoryError memory = outOfMemory(failure);
     if (memory != null) {
       message = outOfMemoryMessage();

@@ -90,6 +90,11 @@ final class PrepareCommand implements Callable<Integer> {
       }
     }
     AtomicWrite.createDirectories(dir);
+    OutputFiles written = new OutputFiles();
+    for (String file : PreparedSet.FILES) {
+      written.writes("--out", dir.resolve(file));
+    }
+    written.check();
     PreparedSet set =
         switch (name) {
           case "fashion-mnist" -> FashionMnist.prepare(source);

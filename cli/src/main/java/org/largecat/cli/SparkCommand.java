@@ -339,7 +339,11 @@ final class SparkCommand {
             spec.commandLine(),
             "--validation-fraction " + stopping.validationFraction + " must be below 1");
       }
-      OutputFiles.check(modelFile);
+      new OutputFiles()
+          .readsSparkPath("--train", trainPath)
+          .readsSparkPath("--test", testPath)
+          .writes("--model", modelFile)
+          .check();
       Fitter fitter =
           Fitter.softmax().method(method).listener(new ProgressLines("spark train", err));
       stopping.configure(fitter);

@@ -136,7 +136,7 @@ final class SynthCommand {
                   "Newton steps on each item's B_i per M-step (default: ${DEFAULT-VALUE}).")
           int embeddingSteps)
       throws IOException, InterruptedException {
-    OutputFiles.check(modelFile);
+    new OutputFiles().reads("--data", dataFile).writes("--model", modelFile).check();
     ChoiceData data = ChoiceData.read(dataFile, choices == null ? 0 : choices);
     VariationalEm.Options options =
         new VariationalEm.Options(
@@ -197,7 +197,7 @@ final class SynthCommand {
       Path truthFile,
       PrintStream out)
       throws IOException {
-    OutputFiles.check(file, truthFile);
+    new OutputFiles().writes("--out", file).writes("--truth", truthFile).check();
     SynthModel truth = SynthModel.randomTruth(items, choices, latent, seed);
     ChoiceData data = truth.sample(users, seed + 1);
     data.write(file);
@@ -267,7 +267,7 @@ final class SynthCommand {
 
   private static int generate(Path modelFile, int users, Path file, long seed, PrintStream out)
       throws IOException {
-    OutputFiles.check(file);
+    new OutputFiles().reads("--model", modelFile).writes("--out", file).check();
     SynthModel model = SynthModel.load(modelFile);
     ChoiceData data = model.sample(users, seed);
     data.write(file);

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
 import org.largecat.eval.Evaluation;
+import org.largecat.eval.ScoreRange;
 import org.largecat.fit.Fit;
 import org.largecat.fit.Fitter;
 import org.largecat.fit.Watched;
@@ -123,15 +124,30 @@ final class TrainCommand implements Callable<Integer> {
     PrintStream out = streams.out();
     PrintStream err = streams.err();
     refuseContradictions();
-    OutputFiles.check(modelFile);
+    new OutputFiles()
+        .reads("--train", shared.trainFile)
+        .reads("--test", testFile)
+        .writes("--model", modelFile)
+        .check();
     // Choosing the kernels links native libraries, reading the data parses text: on two cores the
     // two overlap.
     CompletableFuture<Kernels> selected = CompletableFuture.supplyAsync(Kernels::get);
     Dataset train = data.read(shared.trainFile, -1, -1);
-    Dataset test = testFile == null ? null : data.read(testFile, train.columns(), train.classes());
+    Dataset test =
+        testFile == null
+            ? null
+            : data.read(
+                testFile, train.columns(), train.classes(), "the training set " + shared.trainFile);
     if (test != null && dropUnseen) {
       int before = test.rows();
       test = Preprocessing.dropUnseenClasses(train, test);
+      if (test.rows() == 0) {
+        throw new IllegalArgumentException(
+            testFile
+                + ": the class of every one of its "
+                + before
+                + " examples never occurs in training, so --drop-unseen leaves nothing to score");
+      }
       err.printf(
           "train: dropped %d of %d test examples whose class never occurs in training%n",
           before - test.rows(), before);
@@ -151,18 +167,39 @@ final class TrainCommand implements Callable<Integer> {
       told.initCause(e);
       throw told;
     }
+    // Everything that can fail runs before the model is written, so a failure keeps the old file.
+    try {
+      ScoreRange.check(fit.model(), train, kernels);
+    } catch (ArithmeticException e) {
+      throw notSaved(shared.trainFile, e);
+    }
+    Evaluation.Result scores = null;
+    if (test != null) {
+      try {
+        scores = Evaluation.evaluate(fit.model(), test, kernels, 5, fit.threads());
+      } catch (ArithmeticException e) {
+        throw notSaved(testFile, e);
+      }
+    }
     if (modelFile != null) {
       ModelFile.write(fit.model(), modelFile);
       err.println("train: model written to " + modelFile);
     }
-    Evaluation.Result scores =
-        test == null ? null : Evaluation.evaluate(fit.model(), test, kernels, 5, fit.threads());
     if (json) {
       out.println(Json.line(JsonOutputs.Train.of(fit, kernels, scores)));
     } else {
       printSummary(fit, scores, out);
     }
     return 0;
+  }
+
+  /** The failure {@code e} of the trained model on {@code file}, told with the file. */
+  private ArithmeticException notSaved(Path file, ArithmeticException e) {
+    ArithmeticException told =
+        new ArithmeticException(
+            file + ": " + e.getMessage() + (modelFile != null ? "; the model was not saved" : ""));
+    told.initCause(e);
+    return told;
   }
 
   /** The fitter the options describe, its progress told on {@code err}. */

@@ -47,15 +47,19 @@ public record PreparedSet(
     }
   }
 
+  /** The names of the files {@link #write} writes into its directory. */
+  public static final List<String> FILES =
+      List.of("train.txt", "test.txt", "classes.txt", "README.txt");
+
   /** Writes the four files into {@code dir}, creating it when needed and replacing the files. */
   public void write(Path dir) throws IOException {
     AtomicWrite.createDirectories(dir);
-    DatasetWriter.write(train, dir.resolve("train.txt"));
-    DatasetWriter.write(test, dir.resolve("test.txt"));
+    DatasetWriter.write(train, dir.resolve(FILES.get(0)));
+    DatasetWriter.write(test, dir.resolve(FILES.get(1)));
     AtomicWrite.writeString(
-        dir.resolve("classes.txt"),
+        dir.resolve(FILES.get(2)),
         classNames.stream().map(name -> name + "\n").collect(Collectors.joining()));
-    AtomicWrite.writeString(dir.resolve("README.txt"), readme());
+    AtomicWrite.writeString(dir.resolve(FILES.get(3)), readme());
   }
 
   /** One line: N (train + test), D and K. */
