@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.largecat.cb.CaviOptions;
@@ -373,19 +372,7 @@ final class SparkCommand {
         out.println(Json.line(JsonOutputs.Train.of(fit, Kernels.get(), scores)));
         return 0;
       }
-      out.printf(
-          Locale.ROOT,
-          "%s: %d rounds (%.3g epochs) in %.2f s (%.3g s per epoch); bound %.6g per example over the last epoch%n",
-          method.label(),
-          fit.iterations(),
-          fit.epochs(),
-          fit.seconds(),
-          fit.secondsPerEpoch(),
-          fit.bound());
-      if (scores != null) {
-        out.print("test: ");
-        EvaluateCommand.print(scores, false, out);
-      }
+      TrainSummary.print(fit, "rounds", scores, out);
       return 0;
     }
   }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -14,7 +13,6 @@ import org.largecat.eval.Evaluation;
 import org.largecat.eval.ScoreRange;
 import org.largecat.fit.Fit;
 import org.largecat.fit.Fitter;
-import org.largecat.fit.Watched;
 import org.largecat.json.Json;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.ModelFile;
@@ -188,7 +186,7 @@ final class TrainCommand implements Callable<Integer> {
     if (json) {
       out.println(Json.line(JsonOutputs.Train.of(fit, kernels, scores)));
     } else {
-      printSummary(fit, scores, out);
+      TrainSummary.print(fit, "iterations", scores, out);
     }
     return 0;
   }
@@ -261,43 +259,5 @@ final class TrainCommand implements Callable<Integer> {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
-  }
-
-  private static void printSummary(Fit fit, Evaluation.Result scores, PrintStream out) {
-    out.printf(
-        Locale.ROOT,
-        "%s: %d iterations (%.3g epochs, %s) in %.2f s (%.3g s per epoch); %s%n",
-        fit.method().label(),
-        fit.iterations(),
-        fit.epochs(),
-        fit.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
-        fit.seconds(),
-        fit.secondsPerEpoch(),
-        fit.watchedLogLikelihood() != null
-            ? String.format(
-                Locale.ROOT,
-                "log-likelihood %.6g per example on the %d %s rows",
-                fit.watchedLogLikelihood(),
-                fit.watchedRows(),
-                fit.watched() == Watched.HELD_OUT_ROWS ? "held-out" : "watched training")
-            : String.format(
-                Locale.ROOT,
-                fit.method().isFullBatch()
-                    ? "objective %.6g per example"
-                    : "bound %.6g per example over the last epoch",
-                fit.bound()));
-    if (fit.prior().variance() != 0 || !fit.prior().path().isEmpty()) {
-      out.printf(
-          Locale.ROOT, "prior variance %.3g: %s%n", fit.prior().variance(), fit.prior().reason());
-    }
-    if (scores != null) {
-      out.printf(
-          Locale.ROOT,
-          "test: log-likelihood %.6f per example, accuracy %.4f, top-5 %.4f (%d examples)%n",
-          scores.meanLogLikelihood(),
-          scores.accuracy(),
-          scores.topKAccuracy(),
-          scores.examples());
-    }
   }
 }
