@@ -161,7 +161,8 @@ final class StochasticFit {
    * The runs of one fit under the stopping rule: the first with the prior given (or none), then,
    * when the prior is chosen, one per variance of {@link #STOCHASTIC_VARIANCES} from the model the
    * run before left, each returning its epoch best on the held-out rows, until one does worse than
-   * the best before or the budget is short. The model ends as the best run's.
+   * the best before or another run as long as the last would not end within the budget. The model
+   * ends as the best run's.
    */
   private final class PriorRuns {
     final ScoreModel model;
@@ -247,17 +248,17 @@ final class StochasticFit {
     }
 
     /**
-     * Whether another run as long as the last still ends within half the time budget, and epochs
-     * are left of the rule's most (which the runs share); says so when not.
+     * Whether another run as long as the last still ends within the time budget, and epochs are
+     * left of the rule's most (which the runs share); says so when not.
      */
     boolean affords(double budget) {
       double spent = (System.nanoTime() - start) * 1e-9;
       String shortOf =
           bestRun == null
               ? "the heap has no room for a copy of the model"
-              : spent + lastSeconds > budget / 2
+              : spent + lastSeconds > budget
                   ? String.format(
-                      Locale.ROOT, "another run would end past half the %.0f s budget", budget)
+                      Locale.ROOT, "another run would end past the %.0f s budget", budget)
                   : epochs >= settings.rule().maxEpochs()
                       ? "the runs have used the most epochs, " + settings.rule().maxEpochs()
                       : null;
