@@ -205,14 +205,24 @@ final class StochasticFit {
   private TrainerSpec spec(Sizes sizes, StepSizeSchedule step) {
     if (method.isDoubleSum()) {
       StepSizeSchedule.Sgd sgd = (StepSizeSchedule.Sgd) step;
-      return DoubleSumSpec.builder(method)
-          .miniBatch(sizes.batch(), sizes.sampled())
-          .learningRate(sgd.learningRate())
-          .epochDecay(sgd.epochDecay())
-          .ridge(Objects.requireNonNullElse(settings.ridge, 0.0))
-          .seed(settings.seed())
-          .threads(settings.threads())
-          .build();
+      DoubleSumSpec.Builder builder =
+          DoubleSumSpec.builder(method)
+              .miniBatch(sizes.batch(), sizes.sampled())
+              .learningRate(sgd.learningRate())
+              .epochDecay(sgd.epochDecay())
+              .ridge(Objects.requireNonNullElse(settings.ridge, 0.0))
+              .seed(settings.seed())
+              .threads(settings.threads());
+      if (DoubleSumSpec.averagesByDefault(method) && !settings.fixedLength()) {
+        builder.stepPower(DoubleSumSpec.UNDER_RULE_STEP_POWER);
+        if (settings.learningRate == null) {
+          builder
+              .learningRate(DoubleSumSpec.underRuleNormalisedRate(method))
+              .normalisedRate(true)
+              .uLearningRate(DoubleSumSpec.UNDER_RULE_U_RATE);
+        }
+      }
+      return builder.build();
     }
     return SampledSpec.builder(method)
         .batch(sizes.batch())
@@ -337,14 +347,12 @@ final class StochasticFit {
               kernels);
       settings.listener.note(
           watch.rows() + " examples held out; the stopping rule watches their log-likelihood");
-    } else if (watchesTrainingRows(method) && spec instanceof SampledSpec sampled) {
-      watch =
-          train.watch(
-              model,
-              watchedRows(train.rows(), train.classes(), sampled),
-              sampled.seed(),
-              sampled.threads(),
-              kernels);
+    } else if (watchesTrainingRows(method)) {
+      int rows =
+          spec instanceof SampledSpec sampled
+              ? watchedRows(train.rows(), train.classes(), sampled)
+              : watchedRows(train.rows(), train.classes(), 2);
+      watch = train.watch(model, rows, settings.seed(), spec.threads(), kernels);
       settings.listener.note(
           "the stopping rule watches the exact log-likelihood of "
               + watch.rows()
@@ -358,13 +366,16 @@ final class StochasticFit {
   /**
    * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
    * methods, whose epoch-mean bound carries the exponential of stale per-example terms and so
-   * reaches −10⁹ where the exact value is −7. Not probit and logistic, whose exact log-likelihood
-   * is a quadrature of hundreds of K-wide passes an example; nor the double-sum methods, whose
-   * weights at an epoch's end jitter with their one-class steps by about 1% of the log-likelihood,
-   * which the epoch's mean of their bound averages out.
+   * reaches −10⁹ where the exact value is −7; and the double-sum methods that average their
+   * iterates ({@link DoubleSumSpec#averagesByDefault}), whose bound is the iterate's, with u_i a
+   * whole epoch stale, not the average's. Not probit and logistic, whose exact log-likelihood is a
+   * quadrature of hundreds of K-wide passes an example; nor sgd and umax-raman, whose weights at an
+   * epoch's end jitter with their one-class steps by about 1% of the log-likelihood, which the
+   * epoch's mean of their bound averages out.
    */
   static boolean watchesTrainingRows(Method method) {
-    return method.link() == Link.SOFTMAX && !method.isDoubleSum() && !method.isFullBatch();
+    return method.link() == Link.SOFTMAX
+        && (method.isDoubleSum() ? DoubleSumSpec.averagesByDefault(method) : !method.isFullBatch());
   }
 
   /**
@@ -378,6 +389,11 @@ final class StochasticFit {
         spec.method() == Method.EXACT_SOFTMAX_SGD
             ? classes
             : Math.min(classes, spec.sampled() + 1L);
+    return watchedRows(rows, classes, scored);
+  }
+
+  /** The same for a method that scores {@code scored} classes an example in an epoch. */
+  static int watchedRows(long rows, int classes, long scored) {
     return (int)
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
   }
