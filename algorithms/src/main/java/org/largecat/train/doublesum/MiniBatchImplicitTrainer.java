@@ -68,6 +68,10 @@ import org.largecat.train.Trainer;
  * multiplies g_k, and the move adds (1/g_k) Σ_i (Tᵀ a_k)_i x̃_i to r_k, so a step touches only the
  * batch's nonzero features. r_k is rescaled when g_k falls below 1/64, and the model's rows are
  * brought up to date (r_k ← g_k r_k) at the end of every epoch and on {@link #close}.
+ *
+ * <p><b>Averaging</b> ({@link DoubleSumSpec#averaged}): the rows r_k and scales g_k are then a
+ * private iterate, whose {@link IterateAverage} (lazy in g_k as the rows are) the caller's model
+ * receives at the end of each epoch and on {@link #close}.
  */
 final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;

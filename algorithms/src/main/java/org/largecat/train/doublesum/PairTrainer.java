@@ -39,6 +39,11 @@ import org.largecat.train.TrainingDivergedException;
  * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the
  * ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of the ridge term alone
  * (as App. F.3 does for the part of W outside the span of the x's).
+ *
+ * <p>With {@link DoubleSumSpec#averaged} the steps move a private copy of the weights, and the
+ * caller's model receives their {@link IterateAverage} at the end of each epoch and on {@link
+ * #close}; every change to a row (move, ridge scaling, projection) goes to the average as it goes
+ * to the row.
  */
 final class PairTrainer implements Trainer {
   /**
