@@ -432,14 +432,24 @@ final class StochasticFit {
   private TrainerSpec spec(Sizes sizes, StepSizeSchedule step, double priorVariance) {
     if (method.isDoubleSum()) {
       StepSizeSchedule.Sgd sgd = (StepSizeSchedule.Sgd) step;
-      return DoubleSumSpec.builder(method)
-          .miniBatch(sizes.batch(), sizes.sampled())
-          .learningRate(sgd.learningRate())
-          .epochDecay(sgd.epochDecay())
-          .ridge(Objects.requireNonNullElse(settings.ridge, 0.0))
-          .seed(settings.seed())
-          .threads(settings.threads())
-          .build();
+      DoubleSumSpec.Builder builder =
+          DoubleSumSpec.builder(method)
+              .miniBatch(sizes.batch(), sizes.sampled())
+              .learningRate(sgd.learningRate())
+              .epochDecay(sgd.epochDecay())
+              .ridge(Objects.requireNonNullElse(settings.ridge, 0.0))
+              .seed(settings.seed())
+              .threads(settings.threads());
+      if (DoubleSumSpec.averagesByDefault(method) && !settings.fixedLength()) {
+        builder.stepPower(DoubleSumSpec.UNDER_RULE_STEP_POWER);
+        if (settings.learningRate == null) {
+          builder
+              .learningRate(DoubleSumSpec.underRuleNormalisedRate(method))
+              .normalisedRate(true)
+              .uLearningRate(DoubleSumSpec.UNDER_RULE_U_RATE);
+        }
+      }
+      return builder.build();
     }
     return SampledSpec.builder(method)
         .batch(sizes.batch())
@@ -555,13 +565,7 @@ final class StochasticFit {
     }
     TrainingRows.Watch watch;
     if (heldOut != null) {
-      int count =
-          (int)
-              Math.min(
-                  heldOut.rows(),
-                  spec instanceof SampledSpec sampled
-                      ? watchedRows(train.rows(), train.classes(), sampled)
-                      : Integer.MAX_VALUE);
+      int count = (int) Math.min(heldOut.rows(), watchedRows(train, spec));
       watch = heldOut.watch(model, count, settings.seed(), spec.threads(), kernels);
       settings.listener.note(
           String.format(
@@ -569,14 +573,9 @@ final class StochasticFit {
               "%d examples held out; the stopping rule watches the log-likelihood of %s",
               heldOut.rows(),
               count == heldOut.rows() ? "all of them" : count + " of them"));
-    } else if (watchesTrainingRows(method) && spec instanceof SampledSpec sampled) {
+    } else if (watchesTrainingRows(method)) {
       watch =
-          train.watch(
-              model,
-              watchedRows(train.rows(), train.classes(), sampled),
-              sampled.seed(),
-              sampled.threads(),
-              kernels);
+          train.watch(model, watchedRows(train, spec), settings.seed(), spec.threads(), kernels);
       settings.listener.note(
           "the stopping rule watches the exact log-likelihood of "
               + watch.rows()
@@ -590,13 +589,16 @@ final class StochasticFit {
   /**
    * Whether the rule watches training rows for {@code method}: the softmax link's sampled-bound
    * methods, whose epoch-mean bound carries the exponential of stale per-example terms and so
-   * reaches −10⁹ where the exact value is −7. Not probit and logistic, whose exact log-likelihood
-   * is a quadrature of hundreds of K-wide passes an example; nor the double-sum methods, whose
-   * weights at an epoch's end jitter with their one-class steps by about 1% of the log-likelihood,
-   * which the epoch's mean of their bound averages out.
+   * reaches −10⁹ where the exact value is −7; and the double-sum methods that average their
+   * iterates ({@link DoubleSumSpec#averagesByDefault}), whose bound is the iterate's, with u_i a
+   * whole epoch stale, not the average's. Not probit and logistic, whose exact log-likelihood is a
+   * quadrature of hundreds of K-wide passes an example; nor sgd and umax-raman, whose weights at an
+   * epoch's end jitter with their one-class steps by about 1% of the log-likelihood, which the
+   * epoch's mean of their bound averages out.
    */
   static boolean watchesTrainingRows(Method method) {
-    return method.link() == Link.SOFTMAX && !method.isDoubleSum() && !method.isFullBatch();
+    return method.link() == Link.SOFTMAX
+        && (method.isDoubleSum() ? DoubleSumSpec.averagesByDefault(method) : !method.isFullBatch());
   }
 
   /**
@@ -610,6 +612,20 @@ final class StochasticFit {
         spec.method() == Method.EXACT_SOFTMAX_SGD
             ? classes
             : Math.min(classes, spec.sampled() + 1L);
+    return watchedRows(rows, classes, scored);
+  }
+
+  /**
+   * The rows to watch when training {@code spec} on {@code train}: a double-sum step scores two.
+   */
+  private static int watchedRows(TrainingRows train, TrainerSpec spec) {
+    return spec instanceof SampledSpec sampled
+        ? watchedRows(train.rows(), train.classes(), sampled)
+        : watchedRows(train.rows(), train.classes(), 2);
+  }
+
+  /** The same for a method that scores {@code scored} classes an example in an epoch. */
+  static int watchedRows(long rows, int classes, long scored) {
     return (int)
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
   }

@@ -31,6 +31,21 @@ import java.util.Objects;
  *     the predicted distance to the minimum in objective value, is below this times max(1, Φ)
  * @param seed the seed; a run is reproducible bit for bit for a seed and thread count
  * @param threads worker threads
+ * @param averaged whether the model the trainer writes is the average of its iterates rather than
+ *     the last one (Polyak and Juditsky 1992): within an epoch the plain mean of the iterate after
+ *     every update, across epochs the polynomial-decay average of those means (Shamir and Zhang
+ *     2013, weight ∝ e² for epoch e), so early iterates fade. The caller's model holds the average
+ *     at the end of every epoch and once the trainer is closed, whether the run's length is fixed
+ *     or decided by a stopping rule; the iterate itself stays private to the trainer
+ * @param stepPower α of the decreasing schedule: every rate is also multiplied by (1 + e)^(−α) in
+ *     epoch e (0 for none); α in (1/2, 1) with averaging is the schedule under which the average
+ *     converges at the optimal rate
+ * @param uLearningRate the learning rate of the u_i of the one-pair methods, before the schedule
+ *     (by default η): u_i is stepped once an epoch and its curvature does not grow with ‖x̃‖², so
+ *     it may take a larger rate than W
+ * @param normalisedRate whether W's rate is {@code learningRate}/mean_i ‖x̃_i‖² rather than {@code
+ *     learningRate}: the per-pair objective's curvature in W grows with ‖x̃‖², so a rate on this
+ *     scale suits data whatever their norms
  */
 public record DoubleSumSpec(
     Method method,
@@ -44,8 +59,31 @@ public record DoubleSumSpec(
     int batchClasses,
     double innerTolerance,
     long seed,
-    int threads)
+    int threads,
+    boolean averaged,
+    double stepPower,
+    double uLearningRate,
+    boolean normalisedRate)
     implements TrainerSpec {
+
+  /**
+   * α of the decreasing schedule a run under a stopping rule takes with averaged iterates: in (1/2,
+   * 1), where the average converges at the optimal rate.
+   */
+  public static final double UNDER_RULE_STEP_POWER = 0.6;
+
+  /**
+   * The learning rate per unit of mean ‖x̃_i‖² ({@link #normalisedRate}) a run under a stopping
+   * rule takes with averaged iterates when none is given: 0.2 for the one-pair methods; 20 for
+   * isgd-batch, whose fully implicit step stays stable at any rate and whose u_i move by c = η/n a
+   * visit, not by a rate of their own (§4.1's tuning too picked it 10 to 100 times the others').
+   */
+  public static double underRuleNormalisedRate(Method method) {
+    return method == Method.IMPLICIT_SGD_BATCH ? 20 : 0.2;
+  }
+
+  /** u_i's learning rate under a stopping rule with averaged iterates when none is given. */
+  public static final double UNDER_RULE_U_RATE = 1;
 
   /** Pairs per {@code step()} of the one-pair methods, and datapoints per step of isgd-batch. */
   public static final int POINTS_PER_STEP = 500;
@@ -90,42 +128,106 @@ public record DoubleSumSpec(
     if (!(innerTolerance > 0)) {
       throw new IllegalArgumentException("inner tolerance " + innerTolerance + " must be > 0");
     }
+    if (!(stepPower >= 0 && stepPower <= 1)
+        || !(uLearningRate > 0 && uLearningRate < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "step power "
+              + stepPower
+              + " must be in [0, 1], u's learning rate "
+              + uLearningRate
+              + " positive and finite");
+    }
+  }
+
+  /**
+   * The paper's trainer: the last iterate, no decreasing schedule beyond the decays, u_i at W's
+   * learning rate, W's rate as given.
+   */
+  public DoubleSumSpec(
+      Method method,
+      double learningRate,
+      double epochDecay,
+      double uEpochDecay,
+      double ridge,
+      double threshold,
+      int blockSize,
+      int batchPoints,
+      int batchClasses,
+      double innerTolerance,
+      long seed,
+      int threads) {
+    this(
+        method,
+        learningRate,
+        epochDecay,
+        uEpochDecay,
+        ridge,
+        threshold,
+        blockSize,
+        batchPoints,
+        batchClasses,
+        innerTolerance,
+        seed,
+        threads,
+        false,
+        0,
+        learningRate,
+        false);
+  }
+
+  /** Whether {@code method} averages its iterates by default: U-max, isgd and isgd-batch. */
+  public static boolean averagesByDefault(Method method) {
+    return method == Method.UMAX
+        || method == Method.IMPLICIT_SGD
+        || method == Method.IMPLICIT_SGD_BATCH;
   }
 
   /**
    * §4.1's settings for {@code method}, seed 1, all cores: η = {@link
-   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate not decayed, μ = 0, δ = 1; for
-   * isgd-batch n = m = 5 (App. F.3), else one datapoint and one class; {@value #POINTS_PER_STEP}
-   * datapoints per step; inner tolerance 1e-10.
+   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate η and not decayed, μ = 0, δ =
+   * 1; for isgd-batch n = m = 5 (App. F.3), else one datapoint and one class; {@value
+   * #POINTS_PER_STEP} datapoints per step; inner tolerance 1e-10; iterates averaged for the methods
+   * of {@link #averagesByDefault}, no decreasing schedule beyond the decay.
    */
   public static Builder builder(Method method) {
     Builder builder = new Builder(method);
     return method == Method.IMPLICIT_SGD_BATCH ? builder.miniBatch(5, 5) : builder;
   }
 
-  /** A builder holding these settings, the block size among them. */
+  /**
+   * A builder holding these settings, the block size among them; u_i's rate left unset when it is
+   * η's, so that it follows a new η.
+   */
   public Builder toBuilder() {
-    return new Builder(method)
-        .learningRate(learningRate)
-        .epochDecay(epochDecay)
-        .uEpochDecay(uEpochDecay)
-        .ridge(ridge)
-        .threshold(threshold)
-        .blockSize(blockSize)
-        .miniBatch(batchPoints, batchClasses)
-        .innerTolerance(innerTolerance)
-        .seed(seed)
-        .threads(threads);
+    Builder builder =
+        new Builder(method)
+            .learningRate(learningRate)
+            .epochDecay(epochDecay)
+            .uEpochDecay(uEpochDecay)
+            .ridge(ridge)
+            .threshold(threshold)
+            .blockSize(blockSize)
+            .miniBatch(batchPoints, batchClasses)
+            .innerTolerance(innerTolerance)
+            .seed(seed)
+            .threads(threads)
+            .averaged(averaged)
+            .stepPower(stepPower)
+            .normalisedRate(normalisedRate);
+    return uLearningRate == learningRate ? builder : builder.uLearningRate(uLearningRate);
   }
 
-  /** η during epoch {@code epoch} (from 0): η·decay^epoch. */
+  /**
+   * η during epoch {@code epoch} (from 0): η·decay^epoch·(1 + epoch)^(−α), before {@link
+   * #normalisedRate}'s division.
+   */
   public double rate(long epoch) {
-    return learningRate * Math.pow(epochDecay, epoch);
+    return learningRate * Math.pow(epochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
-  /** u_i's learning rate during epoch {@code epoch}: η·uEpochDecay^epoch. */
+  /** u_i's learning rate during epoch {@code epoch}: η_u·uEpochDecay^epoch·(1 + epoch)^(−α). */
   public double uRate(long epoch) {
-    return learningRate * Math.pow(uEpochDecay, epoch);
+    return uLearningRate * Math.pow(uEpochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
   /** Settings of a {@link DoubleSumSpec}; {@link #build} checks them. */
@@ -142,10 +244,39 @@ public record DoubleSumSpec(
     private double innerTolerance = 1e-10;
     private long seed = 1;
     private int threads = Runtime.getRuntime().availableProcessors();
+    private boolean averaged;
+    private double stepPower;
+    private Double uLearningRate;
+    private boolean normalisedRate;
 
     private Builder(Method method) {
       this.method = Objects.requireNonNull(method, "method");
       this.learningRate = TrainerSpec.defaultSgdLearningRate(method);
+      this.averaged = averagesByDefault(method);
+    }
+
+    /** Whether the model written is the average of the iterates (see {@link #averaged()}). */
+    public Builder averaged(boolean averaged) {
+      this.averaged = averaged;
+      return this;
+    }
+
+    /** α of the decreasing schedule (1 + e)^(−α). */
+    public Builder stepPower(double stepPower) {
+      this.stepPower = stepPower;
+      return this;
+    }
+
+    /** u_i's learning rate; unset, the learning rate η. */
+    public Builder uLearningRate(double uLearningRate) {
+      this.uLearningRate = uLearningRate;
+      return this;
+    }
+
+    /** Whether W's rate is the learning rate divided by mean_i ‖x̃_i‖². */
+    public Builder normalisedRate(boolean normalisedRate) {
+      this.normalisedRate = normalisedRate;
+      return this;
     }
 
     public Builder learningRate(double learningRate) {
@@ -228,7 +359,11 @@ public record DoubleSumSpec(
           batchClasses,
           innerTolerance,
           seed,
-          threads);
+          threads,
+          averaged,
+          stepPower,
+          Objects.requireNonNullElse(uLearningRate, learningRate),
+          normalisedRate);
     }
   }
 }

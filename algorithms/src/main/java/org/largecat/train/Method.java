@@ -38,13 +38,20 @@ public enum Method implements Labelled {
   IMPORTANCE_SAMPLING("is", Link.SOFTMAX),
   /** Vanilla SGD on the double-sum f(u, W) (unbiased-scalable-softmax Eqs. 6–7). */
   DOUBLE_SUM_SGD("sgd", Link.SOFTMAX),
-  /** U-max (unbiased-scalable-softmax §3.1, Algorithm 1). */
+  /**
+   * U-max (unbiased-scalable-softmax §3.1, Algorithm 1). The model written is the average of the
+   * iterates ({@link DoubleSumSpec#averaged}), under a stopping rule or a fixed length alike.
+   */
   UMAX("umax", Link.SOFTMAX),
-  /** Implicit SGD with one datapoint and one class (unbiased-scalable-softmax App. F.1). */
+  /**
+   * Implicit SGD with one datapoint and one class (unbiased-scalable-softmax App. F.1). The model
+   * written is the average of the iterates ({@link DoubleSumSpec#averaged}).
+   */
   IMPLICIT_SGD("isgd", Link.SOFTMAX),
   /**
    * Implicit SGD on fixed mini-batches of n datapoints and m sampled classes
-   * (unbiased-scalable-softmax App. F.3).
+   * (unbiased-scalable-softmax App. F.3). The model written is the average of the iterates ({@link
+   * DoubleSumSpec#averaged}).
    */
   IMPLICIT_SGD_BATCH("isgd-batch", Link.SOFTMAX),
   /**

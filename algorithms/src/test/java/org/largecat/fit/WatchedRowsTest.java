@@ -109,11 +109,12 @@ class WatchedRowsTest {
   }
 
   @Test
-  void theSoftmaxSampledBoundMethodsAreWatchedOnRowsTheOthersOnTheirBound() {
+  void theSoftmaxSampledBoundAndAveragingMethodsAreWatchedOnRowsTheOthersOnTheirBound() {
     for (Method method : Method.values()) {
       boolean rows =
           switch (method) {
             case AR_SOFTMAX, OVE, EXACT_SOFTMAX_SGD, NCE, IMPORTANCE_SAMPLING -> true;
+            case UMAX, IMPLICIT_SGD, IMPLICIT_SGD_BATCH -> true;
             default -> false;
           };
       assertEquals(rows, StochasticFit.watchesTrainingRows(method), method.label());

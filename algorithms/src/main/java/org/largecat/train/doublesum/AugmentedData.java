@@ -21,6 +21,9 @@ final class AugmentedData {
   /** ‖x̃_i‖² = ‖x_i‖² + 1. */
   final double[] squaredNorm;
 
+  /** mean_i ‖x̃_i‖². */
+  final double meanSquaredNorm;
+
   /** B_x = max_i ‖x̃_i‖ (App. A, Lemma 2). */
   final double maxNorm;
 
@@ -43,10 +46,13 @@ final class AugmentedData {
     columns = data.columns();
     squaredNorm = new double[rows];
     double max = 0;
+    double sum = 0;
     for (int i = 0; i < rows; i++) {
       squaredNorm[i] = features.squaredNorm(i) + 1;
       max = Math.max(max, squaredNorm[i]);
+      sum += squaredNorm[i];
     }
+    meanSquaredNorm = sum / rows;
     maxNorm = Math.sqrt(max);
     rowCost = features.storedValues() / (double) Math.max(1, rows) + 1;
   }

@@ -68,13 +68,29 @@ import org.largecat.train.Trainer;
  * multiplies g_k, and the move adds (1/g_k) Σ_i (Tᵀ a_k)_i x̃_i to r_k, so a step touches only the
  * batch's nonzero features. r_k is rescaled when g_k falls below 1/64, and the model's rows are
  * brought up to date (r_k ← g_k r_k) at the end of every epoch and on {@link #close}.
+ *
+ * <p><b>Averaging</b> ({@link DoubleSumSpec#averaged}): the rows r_k and scales g_k are then a
+ * private iterate, whose {@link IterateAverage} (lazy in g_k as the rows are) the caller's model
+ * receives at the end of each epoch and on {@link #close}.
  */
 final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
 
   private final AugmentedData data;
+
+  /** The caller's model: the iterate itself, or the average written at each epoch's end. */
   private final LinearModel model;
+
+  /** The rows r_k the steps move: the caller's model unless iterates are averaged. */
+  private final LinearModel iterate;
+
+  /** The average of the iterates, or null when the caller's model is the iterate. */
+  private final IterateAverage average;
+
+  /** The rate per unit of {@link DoubleSumSpec#learningRate}: 1, or 1/mean ‖x̃_i‖². */
+  private final double rateScale;
+
   private final DoubleSumSpec options;
   private final Kernels kernels;
   private final int batches;
@@ -104,6 +120,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private int position;
   private long epoch = -1;
   private long iteration;
+  private int blockStart;
   private int blockLength;
   private double rate;
 
@@ -114,6 +131,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
       Dataset dataset, LinearModel model, DoubleSumSpec options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
+    this.iterate = options.averaged() ? IterateAverage.iterateOf(model) : model;
+    this.average = options.averaged() ? new IterateAverage(data) : null;
+    this.rateScale = options.normalisedRate() ? 1 / data.meanSquaredNorm : 1;
     this.options = options;
     this.kernels = kernels;
     int n = Math.min(options.batchPoints(), data.rows);
@@ -326,6 +346,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       points += batchStart[j + 1] - batchStart[j];
     }
     itemRowStart[blockLength] = cursor;
+    blockStart = position;
     position += blockLength;
     double work =
         (double) options.batchPoints()
@@ -337,6 +358,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
       loss += itemLoss[item];
     }
     if (position == batches) {
+      if (average != null) {
+        average.endEpoch(iterate, rowScale, batches, model);
+      }
       synchroniseModel();
     }
     return -data.rows * loss / points;
@@ -373,7 +397,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
 
   private void newEpoch() {
     epoch++;
-    rate = stepScale * options.rate(epoch);
+    rate = stepScale * options.rate(epoch) * rateScale;
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < batches; i++) {
       int j = random.nextInt(i + 1);
@@ -383,11 +407,14 @@ final class MiniBatchImplicitTrainer implements Trainer {
     position = 0;
   }
 
-  /** Brings every model row up to date: w̃_k = g_k r_k. */
+  /**
+   * Brings every row of the iterate up to date: w̃_k = g_k r_k (at an epoch's end, after {@link
+   * IterateAverage#endEpoch}, which leaves nothing to rebase).
+   */
   private void synchroniseModel() {
     for (int k = 0; k < data.classes; k++) {
       if (rowScale[k] != 1) {
-        data.scaleRow(kernels.vectorOps(), model, k, rowScale[k]);
+        data.scaleRow(kernels.vectorOps(), iterate, k, rowScale[k]);
         rowScale[k] = 1;
       }
     }
@@ -421,6 +448,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
     private final double[] ridge;
 
     private final float[] coef;
+    private final float[] lagCoef;
 
     /** moves[t·|S_j| + i] = (Tᵀ a_t)_i, the weight of x̃_i in the move of row slot t. */
     private final double[] moves;
@@ -440,6 +468,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       lambda = new double[maxRows];
       ridge = new double[maxRows];
       coef = new float[maxRows];
+      lagCoef = new float[maxRows];
       moves = new double[maxRows * maxPoints];
     }
 
@@ -471,7 +500,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       double lossSum = 0;
       for (int point = 0; point < size; point++) {
         int i = batchPoints[from + point];
-        data.scores(kernels.vectorOps(), model, i, itemRows, rowsFrom, q, scores, point * q);
+        data.scores(kernels.vectorOps(), iterate, i, itemRows, rowsFrom, q, scores, point * q);
         int ty = slot[point];
         double uOld = u[i];
         zetaOffset[point] = logC + c - uOld;
@@ -504,12 +533,15 @@ final class MiniBatchImplicitTrainer implements Trainer {
           newton.solve(basisB[j], slot, base, ridge, zetaOffset, size, q, r));
       solves.incrementAndGet();
       lastItem = item;
-      apply(j, from, size, rowsFrom, q, r, c);
+      apply(j, from, size, rowsFrom, q, r, c, blockStart + item + 1);
       return lossSum;
     }
 
-    /** u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k. */
-    private void apply(int j, int from, int size, int rowsFrom, int q, int r, double c) {
+    /**
+     * u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k, as the
+     * epoch's update {@code tick}.
+     */
+    private void apply(int j, int from, int size, int rowsFrom, int q, int r, double c, long tick) {
       double[] omega = newton.omega();
       double[] a = newton.solution();
       for (int point = 0; point < size; point++) {
@@ -518,9 +550,16 @@ final class MiniBatchImplicitTrainer implements Trainer {
       }
       for (int t = 0; t < q; t++) {
         int k = itemRows[rowsFrom + t];
-        rowScale[k] /= 1 + lambda[t];
+        double shrunk = rowScale[k] / (1 + lambda[t]);
+        if (average != null) {
+          average.rescaled(k, tick, rowScale[k], shrunk);
+        }
+        rowScale[k] = shrunk;
         if (rowScale[k] < RESCALE_BELOW) {
-          data.scaleRow(kernels.vectorOps(), model, k, rowScale[k]);
+          if (average != null) {
+            average.rebased(kernels.vectorOps(), iterate, k, rowScale[k], tick);
+          }
+          data.scaleRow(kernels.vectorOps(), iterate, k, rowScale[k]);
           rowScale[k] = 1;
         }
       }
@@ -538,8 +577,28 @@ final class MiniBatchImplicitTrainer implements Trainer {
         for (int t = 0; t < q; t++) {
           coef[t] = (float) (moves[t * size + point] / rowScale[itemRows[rowsFrom + t]]);
         }
+        if (average != null) {
+          average.moved(
+              kernels.vectorOps(),
+              batchPoints[from + point],
+              itemRows,
+              rowsFrom,
+              q,
+              coef,
+              0,
+              tick,
+              rowScale,
+              lagCoef);
+        }
         data.move(
-            kernels.vectorOps(), model, batchPoints[from + point], itemRows, rowsFrom, q, coef, 0);
+            kernels.vectorOps(),
+            iterate,
+            batchPoints[from + point],
+            itemRows,
+            rowsFrom,
+            q,
+            coef,
+            0);
       }
     }
   }
@@ -549,6 +608,15 @@ final class MiniBatchImplicitTrainer implements Trainer {
    * β_k of each row, ω_i = u_i − ũ_i + c, and moves[t·|S_j| + i], the weight of x̃_i in the move of
    * row t (before its scale g_k).
    */
+  /** A copy of the current iterate, every row brought up to date (w̃_k = g_k r_k). */
+  LinearModel iterate() {
+    LinearModel copy = IterateAverage.iterateOf(iterate);
+    for (int k = 0; k < data.classes; k++) {
+      data.scaleRow(kernels.vectorOps(), copy, k, rowScale[k]);
+    }
+    return copy;
+  }
+
   record Solution(
       int[] points, int[] rows, int sampled, double[] beta, double[] omega, double[] moves) {}
 
@@ -574,8 +642,12 @@ final class MiniBatchImplicitTrainer implements Trainer {
         Arrays.copyOf(step.moves, rows.length * size));
   }
 
+  /** Writes the average to the caller's model, a partial last epoch included. */
   @Override
   public void close() {
+    if (average != null && position < batches) {
+      average.endEpoch(iterate, rowScale, position, model);
+    }
     synchroniseModel();
     waves.close();
   }

@@ -39,6 +39,11 @@ import org.largecat.train.TrainingDivergedException;
  * unregularised step of App. F.1 with the batched {@code isgd-update} kernel and then applies the
  * ridge's own proximal map w̃_j ← w̃_j/(1 + ημβ_j), the exact implicit step of the ridge term alone
  * (as App. F.3 does for the part of W outside the span of the x's).
+ *
+ * <p>With {@link DoubleSumSpec#averaged} the steps move a private copy of the weights, and the
+ * caller's model receives their {@link IterateAverage} at the end of each epoch and on {@link
+ * #close}; every change to a row (move, ridge scaling, projection) goes to the average as it goes
+ * to the row.
  */
 final class PairTrainer implements Trainer {
   /**
@@ -48,7 +53,16 @@ final class PairTrainer implements Trainer {
   static final double OVERFLOW_EXPONENT = 700;
 
   private final AugmentedData data;
+
+  /** The caller's model: the iterate itself, or the average written at each epoch's end. */
   private final LinearModel model;
+
+  /** The weights the updates move: the caller's model unless iterates are averaged. */
+  private final LinearModel iterate;
+
+  /** The average of the iterates, or null when the caller's model is the iterate. */
+  private final IterateAverage average;
+
   private final DoubleSumSpec options;
   private final Kernels kernels;
   private final FeasibleSet bounds;
@@ -72,12 +86,17 @@ final class PairTrainer implements Trainer {
   private double rate;
   private double uRate;
 
+  /** W's rate per unit of {@link DoubleSumSpec#learningRate}: 1, or 1/mean ‖x̃_i‖². */
+  private final double rateScale;
+
   /** The product of the step reductions of {@link #scaleStepSize}. */
   private double stepScale = 1;
 
   PairTrainer(Dataset dataset, LinearModel model, DoubleSumSpec options, Kernels kernels) {
     this.data = new AugmentedData(dataset, model);
     this.model = model;
+    this.iterate = options.averaged() ? IterateAverage.iterateOf(model) : model;
+    this.average = options.averaged() ? new IterateAverage(data) : null;
     this.options = options;
     this.kernels = kernels;
     this.bounds = FeasibleSet.of(data, options.ridge());
@@ -99,6 +118,7 @@ final class PairTrainer implements Trainer {
       workspaces[t] = new Workspace(blockSize);
     }
     this.position = data.rows;
+    this.rateScale = options.normalisedRate() ? 1 / data.meanSquaredNorm : 1;
   }
 
   /**
@@ -174,12 +194,15 @@ final class PairTrainer implements Trainer {
     for (int j = 0; j < blockLength; j++) {
       loss += pairLoss[j];
     }
+    if (average != null && position == data.rows) {
+      average.endEpoch(iterate, null, position, model);
+    }
     return -data.rows * loss / blockLength;
   }
 
   private void newEpoch() {
     epoch++;
-    rate = stepScale * options.rate(epoch);
+    rate = stepScale * options.rate(epoch) * rateScale;
     uRate = stepScale * options.uRate(epoch);
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < permutation.length; i++) {
@@ -194,6 +217,7 @@ final class PairTrainer implements Trainer {
   private static final class Workspace {
     final double[] scores = new double[2];
     final float[] coef = new float[2];
+    final float[] lagCoef = new float[2];
     final double[] z;
     final double[] uOld;
     final double[] xNorm2;
@@ -218,7 +242,7 @@ final class PairTrainer implements Trainer {
     for (int s = 0; s < count; s++) {
       int j = order[from + s];
       int i = pairPoint[j];
-      data.scores(kernels.vectorOps(), model, i, pairRows, 2 * j, 2, ws.scores, 0);
+      data.scores(kernels.vectorOps(), iterate, i, pairRows, 2 * j, 2, ws.scores, 0);
       ws.z[s] = ws.scores[1] - ws.scores[0];
       ws.uOld[s] = u[i];
       ws.xNorm2[s] = data.squaredNorm[i];
@@ -328,27 +352,39 @@ final class PairTrainer implements Trainer {
       }
     }
     u[i] = uNew;
+    long tick = blockStart + j + 1;
     if (options.ridge() > 0 && !implicit) {
-      data.scaleRow(kernels.vectorOps(), model, y, 1 - rate * options.ridge() * beta[y]);
-      data.scaleRow(kernels.vectorOps(), model, k, 1 - rate * options.ridge() * beta[k]);
+      scaleRow(y, 1 - rate * options.ridge() * beta[y], tick);
+      scaleRow(k, 1 - rate * options.ridge() * beta[k], tick);
     }
-    data.move(kernels.vectorOps(), model, i, pairRows, 2 * j, 2, ws.coef, 0);
+    if (average != null) {
+      average.moved(kernels.vectorOps(), i, pairRows, 2 * j, 2, ws.coef, 0, tick, null, ws.lagCoef);
+    }
+    data.move(kernels.vectorOps(), iterate, i, pairRows, 2 * j, 2, ws.coef, 0);
     if (options.ridge() > 0 && implicit) {
-      data.scaleRow(kernels.vectorOps(), model, y, 1 / (1 + rate * options.ridge() * beta[y]));
-      data.scaleRow(kernels.vectorOps(), model, k, 1 / (1 + rate * options.ridge() * beta[k]));
+      scaleRow(y, 1 / (1 + rate * options.ridge() * beta[y]), tick);
+      scaleRow(k, 1 / (1 + rate * options.ridge() * beta[k]), tick);
     }
     if (Double.isFinite(bounds.weightNorm())
         && (options.method() == Method.UMAX || options.method() == Method.UMAX_RAMAN)) {
-      project(y);
-      project(k);
+      project(y, tick);
+      project(k, tick);
     }
   }
 
+  /** w̃_k ← factor·w̃_k during update {@code tick} of the epoch. */
+  private void scaleRow(int k, double factor, long tick) {
+    if (average != null) {
+      average.scaled(kernels.vectorOps(), iterate, k, factor, tick);
+    }
+    data.scaleRow(kernels.vectorOps(), iterate, k, factor);
+  }
+
   /** w̃_k ← w̃_k·min{1, B_W/‖w̃_k‖} (Algorithm 1, lines 21–22). */
-  private void project(int k) {
-    double norm = Math.sqrt(data.rowSquaredNorm(kernels.vectorOps(), model, k));
+  private void project(int k, long tick) {
+    double norm = Math.sqrt(data.rowSquaredNorm(kernels.vectorOps(), iterate, k));
     if (norm > bounds.weightNorm()) {
-      data.scaleRow(kernels.vectorOps(), model, k, bounds.weightNorm() / norm);
+      scaleRow(k, bounds.weightNorm() / norm, tick);
     }
   }
 
@@ -385,8 +421,12 @@ final class PairTrainer implements Trainer {
             what));
   }
 
+  /** Writes the average to the caller's model, a partial last epoch included. */
   @Override
   public void close() {
+    if (average != null && position < data.rows) {
+      average.endEpoch(iterate, null, position, model);
+    }
     waves.close();
   }
 }
