@@ -367,12 +367,17 @@ public final class DoubleSum {
   }
 
   /**
-   * The trainer of {@code method} at {@code rate}, ×0.9 per epoch; OVE, NCE and IS with the
-   * experiments' sampling (the double-sum trainers draw their own pairs).
+   * The trainer of {@code method} at {@code rate}, ×0.9 per epoch, its last iterate scored as the
+   * paper's are (no averaging); OVE, NCE and IS with the experiments' sampling (the double-sum
+   * trainers draw their own pairs).
    */
   private static TrainerSpec spec(Method method, double rate, ExperimentSettings settings) {
     return method.isDoubleSum()
-        ? DoubleSumSpec.builder(method).learningRate(rate).threads(settings.threads()).build()
+        ? DoubleSumSpec.builder(method)
+            .learningRate(rate)
+            .averaged(false)
+            .threads(settings.threads())
+            .build()
         : SampledSpec.builder(method)
             .plainSgd(rate)
             .threads(settings.threads())
