@@ -206,7 +206,8 @@ final class SparkCommand {
               options,
               fit.priorVariance,
               fit.samples,
-              fit.seed);
+              fit.seed,
+              fit::checkSamples);
       double[][] metrics = new double[3][];
       for (int m = 0; m < 3; m++) {
         metrics[m] =
