@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Errors the launcher's environment causes, run through ./largecat as a user would: a bogus backend
 # for every command that resolves one, a file name the locale cannot encode, a heap too small to
-# start in, and no HOME. Each must print one line on standard error (besides the JVM's notice of the
+# start in, no HOME, and Spark failing on bad data or a bad master. Each must print one line on standard error (besides the JVM's notice of the
 # incubator module), no stack frame, with its exit status. The build runs this after packaging the
 # jar (cli/pom.xml).
 set -euo pipefail
@@ -67,6 +67,35 @@ expect 1 "largecat: " "out of memory" LARGECAT_JAVA_OPTS=-Xmx4m -- train --train
 
 expect 2 "largecat train: " "Invalid value for option '--feature-base': 2 must be 0 or 1" -- \
   train --train t.txt --feature-base 2
+
+# Spark: the task's failure and Spark's own warnings go to the log file the line names, not to
+# standard error (the JDK's own warnings about Spark's use of sun.misc.Unsafe aside).
+spark_case() { # name args...
+  local name="$1" got=0 log
+  shift
+  (cd "$work" && env -u LARGECAT_BACKEND "$launcher" spark "$@") >"$work/out" 2>"$work/err" || got=$?
+  grep -v '^WARNING: ' "$work/err" >"$work/lines" || true
+  if [ "$got" != 2 ] || [ "$(wc -l <"$work/lines")" != 1 ]; then
+    fail "spark $name: exit $got, not 2 with one line: $(cat "$work/err")"
+    return
+  fi
+  if grep -qE '^\s+at |Exception in thread' "$work/err"; then
+    fail "spark $name: stack frames on standard error: $(cat "$work/err")"
+  fi
+  log="$(sed -n "s/.*; Spark's log: \([^ ]*\) (--debug prints it here)$/\1/p" "$work/lines")"
+  if [ -z "$log" ] || ! grep -q 'Exception' "$log"; then
+    fail "spark $name: no log named, or no trace in it: $(cat "$work/lines")"
+  fi
+  rm -f "$log"
+}
+printf '3 2 2\n0 0:1\n1 1:NaN\n0 1:2\n' >"$work/with-nan.txt"
+spark_case "cavi on NaN data" cavi --train with-nan.txt --link probit
+grep -qF "with-nan.txt:3: feature value 'NaN' is not finite" "$work/lines" \
+  || fail "spark cavi on NaN data: the line does not say what is wrong: $(cat "$work/lines")"
+spark_case "train on a bogus master" train --train t.txt --method ar-softmax \
+  --master bogus://nowhere:1
+grep -qF "cannot start Spark with master bogus://nowhere:1" "$work/lines" \
+  || fail "spark train on a bogus master: the line does not say what is wrong: $(cat "$work/lines")"
 
 # Without HOME, as under env -i or a service manager.
 (cd "$work" && env -u HOME "$launcher" --version) >"$work/out" 2>"$work/err" \

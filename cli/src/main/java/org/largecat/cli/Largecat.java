@@ -158,7 +158,7 @@ public final class Largecat {
   }
 
   /** Whether {@code --debug} was given, to the root command or any subcommand. */
-  private static boolean debug(CommandLine command) {
+  static boolean debug(CommandLine command) {
     for (CommandLine.ParseResult p = command.getParseResult(); p != null; p = p.subcommand()) {
       if (p.hasMatchedOption("--debug")) {
         return true;

@@ -67,10 +67,14 @@ final class SparkCommand {
         description = "A Spark setting, e.g. spark.executor.memory=4g (repeatable).")
     Map<String, String> conf = new LinkedHashMap<>();
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     /** The run these options describe, for {@code app} (the application's name). */
     SparkRun run(String app) {
       requireSpark();
-      return new SparkRun(master, conf, partitions, app);
+      return new SparkRun(
+          master, conf, partitions, app, Largecat.debug(command.root().commandLine()));
     }
 
     /**

@@ -156,9 +156,23 @@ public final class SparkJobs {
 
   /**
    * Runs {@code job} in a session for {@code run}, stopped afterwards; a failure of a Spark job
-   * becomes its cause, the data or usage error the command reports.
+   * becomes its cause, the data or usage error the command reports, with where Spark's log is
+   * ({@link SparkLog}).
    */
   private static <T> T within(SparkRun run, Job<T> job) throws IOException {
+    SparkLog log = SparkLog.configure(run.debug());
+    try {
+      T result = inSession(run, job);
+      log.discard();
+      return result;
+    } catch (IOException e) {
+      throw log.explain(e);
+    } catch (IllegalArgumentException e) {
+      throw log.explain(e);
+    }
+  }
+
+  private static <T> T inSession(SparkRun run, Job<T> job) throws IOException {
     SparkSession spark = SparkSessions.start(run);
     try {
       return job.run(spark);
