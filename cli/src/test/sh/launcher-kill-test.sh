@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SIGKILL during `largecat train --model m.bin` with a 40 MB model, 20 times: half at a random time
-# of the run, half while the model is being saved (once its temporary file has appeared, after a
-# random delay). After each kill m.bin must be the old model or the new one, byte for byte; once a
+# of the run, half about the save (once its temporary file has appeared, after a random delay of up
+# to a second). After each kill m.bin must be the old model or the new one, byte for byte; once a
 # run has completed, no temporary file may be left beside m.bin and no copy of liblargecat in the
 # temporary directory. The build runs this after packaging the jar (cli/pom.xml).
 set -euo pipefail
@@ -48,11 +48,12 @@ for i in $(seq 1 20); do
   if [ $((i % 2)) = 1 ]; then
     sleep "$(awk -v ms="$run_ms" -v r="$RANDOM" 'BEGIN { printf "%.3f", ms * r / 32768 / 1000 }')"
   else
-    # Until the save has begun (or the run has ended), then up to 300 ms more.
+    # Until the save has begun (or the run has ended), then up to a second more: into the write,
+    # the flush to disk, the rename or past it.
     while kill -0 "$pid" 2>/dev/null && ! compgen -G "$work/.m.bin.*.tmp" >/dev/null; do
       sleep 0.01
     done
-    sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.3 * r / 32768 }')"
+    sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", r / 32768 }')"
   fi
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
