@@ -15,7 +15,10 @@ largecat_find_jdk() {
   if command -v javac >/dev/null 2>&1; then
     candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")")
   fi
-  for c in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/jdk* "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*; do
+  local -a places=(/usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/jdk*)
+  # A run may have no HOME (a service, env -i): then there are no per-user JDKs to look at.
+  [ -n "${HOME:-}" ] && places+=("$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*)
+  for c in "${places[@]}"; do
     [ -d "$c" ] && candidates+=("$c")
   done
   for c in "${candidates[@]}"; do

@@ -12,12 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes a file whole or not at all: the content goes to a temporary file beside the target, is
  * forced to disk and renamed over the target, so a run that fails, fills the disk or is killed
- * leaves the old file as it was (and at worst a stray {@code .NAME.*.tmp} beside it).
+ * leaves the old file as it was. A killed run leaves at worst a stray {@code .NAME.*.tmp} beside
+ * it, which the next save to the same target removes ({@link TemporarySiblings}).
  */
 public final class AtomicWrite {
   private AtomicWrite() {}
@@ -35,14 +35,9 @@ public final class AtomicWrite {
    */
   public static void write(Path target, Content content) throws IOException {
     checkWritable(target);
-    Path directory = target.toAbsolutePath().getParent();
-    Path temporary =
-        directory.resolve(
-            "."
-                + target.getFileName()
-                + "."
-                + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+    TemporarySiblings.removeStale(target);
+    Path temporary = TemporarySiblings.create(target);
+    boolean renamed = false;
     try {
       try (FileChannel channel =
               FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -57,13 +52,16 @@ public final class AtomicWrite {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
       }
+      renamed = true;
     } catch (IOException e) {
-      Files.deleteIfExists(temporary);
       throw new WriteFailedException(
           IoErrors.explain(target, "cannot write (the file is unchanged)", e).getMessage(), e);
-    } catch (RuntimeException e) {
-      Files.deleteIfExists(temporary);
-      throw e;
+    } finally {
+      // Whatever failed, an out-of-memory error included, the partial file goes.
+      if (!renamed) {
+        Files.deleteIfExists(temporary);
+      }
+      TemporarySiblings.done(temporary);
     }
   }
 

@@ -46,7 +46,8 @@ public final class MemoryBudget {
     return arrayLength(count, bytesEach, shape.toString());
   }
 
-  private static long saturatedProduct(long a, long b) {
+  /** {@code a × b} for sizes ≥ 0, or Long.MAX_VALUE where it overflows (-1 if either is < 0). */
+  public static long saturatedProduct(long a, long b) {
     long high = Math.multiplyHigh(a, b);
     long low = a * b;
     return high == 0 && low >= 0 ? low : a < 0 || b < 0 ? -1 : Long.MAX_VALUE;

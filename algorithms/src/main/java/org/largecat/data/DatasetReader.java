@@ -14,6 +14,15 @@ import org.largecat.MemoryBudget;
  * naming the file and line; nothing is skipped.
  */
 public final class DatasetReader {
+  /**
+   * A size from a header or the largest label may be at most this many times what the rows use
+   * (docs/datasets.md), unless it is no more than {@link #SMALL_SHAPE}.
+   */
+  static final int SPARSE_SLACK = 10;
+
+  /** A size small enough to accept whatever the rows use. */
+  static final int SMALL_SHAPE = 1000;
+
   private final Path file;
   private final ReadOptions options;
   private BoundedLineReader in;
@@ -43,6 +52,7 @@ public final class DatasetReader {
     DatasetReader reader = open(file, options);
     try {
       reader.readRows(Integer.MAX_VALUE, Long.MAX_VALUE);
+      reader.checkHeaderAgainstRows();
       return reader.takeRows();
     } finally {
       reader.close();
@@ -218,6 +228,53 @@ public final class DatasetReader {
   }
 
   /**
+   * Refuses a header whose D or K, where the options do not fix them, is more than {@link
+   * #SPARSE_SLACK} times what the rows use (the largest index + 1) and more than {@link
+   * #SMALL_SHAPE}: the header sizes the model, so a typo in it would make a model of that many
+   * features or classes from a file that uses a few.
+   */
+  private void checkHeaderAgainstRows() throws DataFileException {
+    if (header == null) {
+      return;
+    }
+    if (options.columns() < 0) {
+      checkHeaderSize(
+          header[1], maxColumn, "D", "features", "feature index", options.featureBase());
+    }
+    if (options.classes() <= 0) {
+      checkHeaderSize(header[2], maxLabel, "L", "classes", "label", options.labelBase());
+    }
+  }
+
+  private void checkHeaderSize(
+      long declared, int largest, String field, String things, String index, int base)
+      throws DataFileException {
+    long used = largest + 1L;
+    if (declared > SMALL_SHAPE && declared > SPARSE_SLACK * used) {
+      throw new DataFileException(
+          file,
+          1,
+          "the header declares "
+              + field
+              + " = "
+              + declared
+              + " "
+              + things
+              + ", but the largest "
+              + index
+              + " in the rows is "
+              + (largest + base)
+              + "; a header more than "
+              + SPARSE_SLACK
+              + " times what the rows use is refused, since it would size the model; give "
+              + field
+              + " = "
+              + used
+              + " (or the true size, if the rows are a sample)");
+    }
+  }
+
+  /**
    * K from the labels when nothing gives it: the largest label + 1, refused when most of those
    * classes never occur, since a stray large label would otherwise make a model of that many
    * classes.
@@ -225,7 +282,7 @@ public final class DatasetReader {
   private int inferredClasses() throws DataFileException {
     int classes = maxLabel + 1;
     long distinct = Arrays.stream(labels, 0, rows).distinct().count();
-    if (classes > 1000 && classes > 10 * distinct) {
+    if (classes > SMALL_SHAPE && classes > SPARSE_SLACK * distinct) {
       throw new DataFileException(
           file,
           0,

@@ -2,10 +2,12 @@ package org.largecat.synth;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.largecat.AtomicWrite;
@@ -202,11 +204,36 @@ public final class SynthModel {
    *     version, is truncated or longer than its dimensions say, or fails its checksum
    */
   public static SynthModel load(Path file) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    if (bytes.length < HEADER_BYTES + 8) {
-      throw corrupt(file, "truncated: " + bytes.length + " bytes, shorter than the header");
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long length = channel.size();
+      if (length < HEADER_BYTES + 8) {
+        throw corrupt(file, "truncated: " + length + " bytes, shorter than the header");
+      }
+      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+      readFully(channel, header);
+      header.flip();
+      // The length the header's dimensions give is checked against the file's before the body is
+      // read, so that a huge file behind a small header is refused without reading it.
+      long expected = expectedLength(file, header);
+      if (length != expected) {
+        throw corrupt(
+            file,
+            (length < expected ? "truncated" : "trailing bytes")
+                + ": "
+                + length
+                + " bytes, the dimensions need "
+                + expected);
+      }
+      MemoryBudget.require(length, file + ": the synth model");
+      ByteBuffer whole = ByteBuffer.allocate((int) length);
+      channel.position(0);
+      readFully(channel, whole);
+      return fromBytes(file, whole.array());
     }
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+  }
+
+  /** The file length the header's dimensions call for, after checking its magic and version. */
+  private static long expectedLength(Path file, ByteBuffer buffer) {
     byte[] magic = new byte[MAGIC.length];
     buffer.get(magic);
     if (!java.util.Arrays.equals(magic, MAGIC)) {
@@ -229,16 +256,23 @@ public final class SynthModel {
           "impossible dimensions items=" + items + " choices=" + choiceCount + " latent=" + latent);
     }
     long doubles = latent + (long) latent * latent + (long) items * choiceCount * latent;
-    long expected = HEADER_BYTES + 8 * doubles + 8;
-    if (bytes.length != expected) {
-      throw corrupt(
-          file,
-          (bytes.length < expected ? "truncated" : "trailing bytes")
-              + ": "
-              + bytes.length
-              + " bytes, the dimensions need "
-              + expected);
+    return HEADER_BYTES + 8 * doubles + 8;
+  }
+
+  private static void readFully(FileChannel channel, ByteBuffer buffer) throws IOException {
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer) < 0) {
+        throw new EOFException("the file ended while being read");
+      }
     }
+  }
+
+  /** The model in {@code bytes}, a whole file of the length its header calls for. */
+  private static SynthModel fromBytes(Path file, byte[] bytes) {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes, HEADER_BYTES - 12, bytes.length - HEADER_BYTES + 12);
+    int items = buffer.getInt();
+    int choiceCount = buffer.getInt();
+    int latent = buffer.getInt();
     CRC32 crc = new CRC32();
     crc.update(bytes, 0, bytes.length - 8);
     long stored = ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong();

@@ -137,6 +137,26 @@ final class CaviCommand implements Callable<Integer> {
       return new CaviOptions(link, diagonal, iterations, tolerance, threads);
     }
 
+    /**
+     * Refuses, before the fit, more samples than the heap can hold as S draws of the (M + 1) × K
+     * weights: spark cavi holds them all at once, and a count beyond that would run without end.
+     */
+    void checkSamples(int columns, int classes) {
+      long draws = MemoryBudget.saturatedProduct(samples, (long) columns + 1);
+      MemoryBudget.require(
+          MemoryBudget.saturatedProduct(
+              MemoryBudget.saturatedProduct(draws, classes), Double.BYTES),
+          "--samples "
+              + samples
+              + ": S draws of the (M + 1) × K weights, "
+              + samples
+              + " × "
+              + (columns + 1)
+              + " × "
+              + classes,
+          "give a smaller --samples");
+    }
+
     /** The weights' prior for {@code columns} features and the intercept. */
     GaussianPrior prior(int columns) {
       return GaussianPrior.isotropic(columns + 1, priorVariance);
@@ -173,6 +193,7 @@ final class CaviCommand implements Callable<Integer> {
                 test.rows(),
                 test.classes()),
         "the CBC, CBM and BMA probabilities, 3 × N × K");
+    fitOptions.checkSamples(train.columns(), train.classes());
     Kernels kernels = Kernels.get();
     GaussianPrior prior = fitOptions.prior(train.columns());
     long start = System.nanoTime();

@@ -87,11 +87,16 @@ final class Failures {
     return null;
   }
 
-  private static String outOfMemoryMessage() {
-    return String.format(
-        Locale.ROOT,
-        "out of memory (the heap is at most %.1f GB); give the JVM more, e.g."
-            + " LARGECAT_JAVA_OPTS=-Xmx16g, or use a smaller shape or fewer --threads",
-        Runtime.getRuntime().maxMemory() / (double) (1L << 30));
+  /** What an out-of-memory error tells the user: the heap's size and how to give it more. */
+  static String outOfMemoryMessage() {
+    long heap = Runtime.getRuntime().maxMemory();
+    String size =
+        heap >= 1L << 30
+            ? String.format(Locale.ROOT, "%.1f GB", heap / (double) (1L << 30))
+            : String.format(Locale.ROOT, "%.1f MB", heap / (double) (1L << 20));
+    return "out of memory (the heap is at most "
+        + size
+        + "); give the JVM more, e.g. LARGECAT_JAVA_OPTS=-Xmx16g, or use a smaller shape or fewer"
+        + " --threads";
   }
 }

@@ -11,14 +11,14 @@ final class IndexBases {
   @Option(
       names = "--feature-base",
       paramLabel = "0|1",
-      converter = OptionTypes.NonNegativeInteger.class,
+      converter = OptionTypes.IndexBase.class,
       description = "The index of the first feature (default: the format's).")
   Integer featureBase;
 
   @Option(
       names = "--label-base",
       paramLabel = "0|1",
-      converter = OptionTypes.NonNegativeInteger.class,
+      converter = OptionTypes.IndexBase.class,
       description = "The index of the first class (default: the format's).")
   Integer labelBase;
 

@@ -71,13 +71,26 @@ public final class Largecat {
   record Streams(InputStream in, PrintStream out, PrintStream err) {}
 
   public static void main(String[] args) throws Exception {
-    System.exit(
-        run(
-            args,
-            System.in,
-            new FileOutputStream(FileDescriptor.out),
-            System.out.charset(),
-            System.err));
+    // Made before the run: when the heap is too small even to build the command tree, there may be
+    // no room left to make the message.
+    byte[] outOfMemory =
+        ("largecat: " + Failures.outOfMemoryMessage() + System.lineSeparator())
+            .getBytes(System.err.charset());
+    FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+    int status;
+    try {
+      status =
+          run(
+              args,
+              System.in,
+              new FileOutputStream(FileDescriptor.out),
+              System.out.charset(),
+              System.err);
+    } catch (OutOfMemoryError e) {
+      err.write(outOfMemory);
+      status = Failures.RUN_FAILED;
+    }
+    System.exit(status);
   }
 
   /**
@@ -113,7 +126,7 @@ public final class Largecat {
     int status;
     try {
       status = command.execute(args);
-    } catch (OutOfMemoryError | StackOverflowError e) {
+    } catch (Error e) {
       // Errors pass picocli's handlers by.
       status = Failures.report(e, failedCommand(command), command.getErr(), debug(command));
     }
@@ -150,7 +163,7 @@ public final class Largecat {
   }
 
   /** Whether {@code --debug} was given, to the root command or any subcommand. */
-  private static boolean debug(CommandLine command) {
+  static boolean debug(CommandLine command) {
     for (CommandLine.ParseResult p = command.getParseResult(); p != null; p = p.subcommand()) {
       if (p.hasMatchedOption("--debug")) {
         return true;

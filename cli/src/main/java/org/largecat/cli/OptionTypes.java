@@ -1,5 +1,7 @@
 package org.largecat.cli;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Function;
 import org.largecat.cb.Link;
@@ -13,8 +15,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * How option values are read: the library's named choices by their labels, and numbers in the range
- * an option allows. A value that does not fit is a usage error that says why.
+ * How option values are read: paths, the library's named choices by their labels, and numbers in
+ * the range an option allows. A value that does not fit is a usage error that says why.
  */
 final class OptionTypes {
   private OptionTypes() {}
@@ -22,6 +24,7 @@ final class OptionTypes {
   /** Teaches {@code command} and its subcommands to read the library's named choices. */
   static void registerLabels(CommandLine command) {
     // "auto" is no method but the absence of one, which train resolves once it has read the data.
+    command.registerConverter(Path.class, OptionTypes::path);
     command.registerConverter(Method.class, label(OptionTypes::methodOrAuto));
     command.registerConverter(Sampling.class, label(Sampling::byLabel));
     command.registerConverter(Link.class, label(s -> Link.byLabel(s.toLowerCase(Locale.ROOT))));
@@ -58,6 +61,32 @@ final class OptionTypes {
         throw new TypeConversionException(e.getMessage());
       }
     };
+  }
+
+  /** A path whose name the file system can take under the current locale. */
+  static Path path(String value) {
+    try {
+      return Path.of(value);
+    } catch (InvalidPathException e) {
+      throw new TypeConversionException(
+          "'"
+              + value
+              + "' could not be encoded under the current locale (character set "
+              + System.getProperty("sun.jnu.encoding")
+              + "); run under a UTF-8 locale, e.g. LC_ALL=C.UTF-8");
+    }
+  }
+
+  /** An index base: 0 or 1. */
+  static final class IndexBase implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      int parsed = atLeast(value, 0);
+      if (parsed > 1) {
+        throw new TypeConversionException(value + " must be 0 or 1");
+      }
+      return parsed;
+    }
   }
 
   /** An integer ≥ 1. */

@@ -66,10 +66,14 @@ final class SparkCommand {
         description = "A Spark setting, e.g. spark.executor.memory=4g (repeatable).")
     Map<String, String> conf = new LinkedHashMap<>();
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     /** The run these options describe, for {@code app} (the application's name). */
     SparkRun run(String app) {
       requireSpark();
-      return new SparkRun(master, conf, partitions, app);
+      return new SparkRun(
+          master, conf, partitions, app, Largecat.debug(command.root().commandLine()));
     }
 
     /**
@@ -205,7 +209,8 @@ final class SparkCommand {
               options,
               fit.priorVariance,
               fit.samples,
-              fit.seed);
+              fit.seed,
+              fit::checkSamples);
       double[][] metrics = new double[3][];
       for (int m = 0; m < 3; m++) {
         metrics[m] =

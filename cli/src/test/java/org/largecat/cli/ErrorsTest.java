@@ -364,11 +364,11 @@ class ErrorsTest {
   static Stream<Arguments> oversizedDataFiles() {
     return Stream.of(
         Arguments.of(
-            "4 460000 460000\n0 1:1\n1 2:1\n2 0:1\n3 1:1\n",
+            "4 460000 460000\n459999 459999:1\n1 2:1\n2 0:1\n3 1:1\n",
             "xc",
             "a model of K = 460000 classes and D = 460000 features"),
         Arguments.of(
-            "4 3 2147483647\n0 1:1\n1 2:1\n2 0:1\n3 1:1\n",
+            "4 3 2147483647\n300000000 1:1\n1 2:1\n2 0:1\n3 1:1\n",
             "xc",
             "a model of K = 2147483647 classes and D = 3 features"),
         Arguments.of(

@@ -94,7 +94,7 @@ class OneFlowTest {
                 fit));
     assertEquals(0, sparkCommand.status(), sparkCommand.err());
     SparkSession session =
-        SparkSessions.start(new SparkRun("local[2]", Map.of(), 2, "OneFlowTest"));
+        SparkSessions.start(new SparkRun("local[2]", Map.of(), 2, "OneFlowTest", false));
     LinearModel stage;
     try {
       LabeledFrame frame = Inputs.read(session, train, InputFormat.XC, xc, 2);

@@ -45,8 +45,14 @@ public final class Kernels {
 
   /**
    * The kernels selected for this JVM by its properties and environment; selected and logged once.
+   *
+   * @throws IllegalArgumentException on every call, if the request names no backend or one that
+   *     cannot run here
    */
   public static Kernels get() {
+    if (Holder.REFUSED != null) {
+      throw new IllegalArgumentException(Holder.REFUSED.getMessage(), Holder.REFUSED);
+    }
     return Holder.SELECTED;
   }
 
@@ -54,8 +60,26 @@ public final class Kernels {
     static final BackendCatalog CATALOG = BackendCatalog.discover();
   }
 
+  /**
+   * The selection, or why the request was refused: kept rather than thrown from the initializer, so
+   * that every caller gets the reason as an IllegalArgumentException instead of an initializer
+   * error once and a missing class after.
+   */
   private static final class Holder {
-    static final Kernels SELECTED = fromEnvironment();
+    static final IllegalArgumentException REFUSED;
+    static final Kernels SELECTED;
+
+    static {
+      Kernels selected = null;
+      IllegalArgumentException refused = null;
+      try {
+        selected = fromEnvironment();
+      } catch (IllegalArgumentException e) {
+        refused = e;
+      }
+      SELECTED = selected;
+      REFUSED = refused;
+    }
 
     private static Kernels fromEnvironment() {
       BackendCatalog catalog = catalog();

@@ -1,6 +1,7 @@
 package org.largecat.cli.spark;
 
 import java.io.IOException;
+import java.util.function.BiConsumer;
 import org.apache.spark.sql.SparkSession;
 import org.largecat.cb.CaviFit;
 import org.largecat.cb.CaviOptions;
@@ -63,7 +64,8 @@ public final class SparkJobs {
   /**
    * IB-CAVI on {@code train} under an N(0, {@code priorVariance} I) prior (timed from caching the
    * rows to the last iteration), the BMA evidence from {@code samples} draws seeded with {@code
-   * seed}, and the CBC, CBM and BMA scores on {@code test} (null: on {@code train}).
+   * seed}, and the CBC, CBM and BMA scores on {@code test} (null: on {@code train}). {@code
+   * checkShape} is given D and K once the training set is read, before the fit.
    */
   public static Cavi cavi(
       SparkRun run,
@@ -72,12 +74,14 @@ public final class SparkJobs {
       CaviOptions options,
       double priorVariance,
       int samples,
-      long seed)
+      long seed,
+      BiConsumer<Integer, Integer> checkShape)
       throws IOException {
     return within(
         run,
         spark -> {
           LabeledFrame data = read(spark, run, train);
+          checkShape.accept(data.columns(), data.classes());
           long start = System.nanoTime();
           try (DistributedCavi cavi =
               DistributedCavi.start(
@@ -152,9 +156,23 @@ public final class SparkJobs {
 
   /**
    * Runs {@code job} in a session for {@code run}, stopped afterwards; a failure of a Spark job
-   * becomes its cause, the data or usage error the command reports.
+   * becomes its cause, the data or usage error the command reports, with where Spark's log is
+   * ({@link SparkLog}).
    */
   private static <T> T within(SparkRun run, Job<T> job) throws IOException {
+    SparkLog log = SparkLog.configure(run.debug());
+    try {
+      T result = inSession(run, job);
+      log.discard();
+      return result;
+    } catch (IOException e) {
+      throw log.explain(e);
+    } catch (IllegalArgumentException e) {
+      throw log.explain(e);
+    }
+  }
+
+  private static <T> T inSession(SparkRun run, Job<T> job) throws IOException {
     SparkSession spark = SparkSessions.start(run);
     try {
       return job.run(spark);

@@ -10,8 +10,11 @@ import java.util.Map;
  * @param conf Spark settings given on the command line
  * @param partitions the partitions of the data, or null for Spark's default parallelism
  * @param app the application's name
+ * @param debug whether Spark's log goes to standard error, stack traces included, rather than to a
+ *     file
  */
-public record SparkRun(String master, Map<String, String> conf, Integer partitions, String app) {
+public record SparkRun(
+    String master, Map<String, String> conf, Integer partitions, String app, boolean debug) {
   public SparkRun {
     conf = Map.copyOf(conf);
   }

@@ -7,8 +7,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Starts the Spark session of a {@code largecat spark} command: no web UI unless asked for, local
- * mode on the loopback address only, Spark's own loggers at WARN but largecat's INFO lines (each
- * JVM's backend choice) shown, and executors that load the kernels' backends as one machine does.
+ * mode on the loopback address only, Spark's own log in a file unless --debug ({@link SparkLog})
+ * but largecat's INFO lines (each JVM's backend choice) shown, and executors that load the kernels'
+ * backends as one machine does.
  */
 public final class SparkSessions {
   /**
@@ -17,9 +18,6 @@ public final class SparkSessions {
    */
   public static final String EXECUTOR_JAVA_OPTIONS =
       "--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED";
-
-  /** The logging set-up of the driver, unless the user names one (log4j2.configurationFile). */
-  private static final String LOG_CONFIGURATION = "org/largecat/cli/spark/log4j2.properties";
 
   private SparkSessions() {}
 
@@ -30,9 +28,7 @@ public final class SparkSessions {
    * executors unless spark-submit already ships one.
    */
   public static SparkSession start(SparkRun run) {
-    if (System.getProperty("log4j2.configurationFile") == null) {
-      System.setProperty("log4j2.configurationFile", LOG_CONFIGURATION);
-    }
+    SparkLog.configure(run.debug());
     SparkConf conf = new SparkConf().setAppName(run.app()).set("spark.ui.enabled", "false");
     if (run.master() != null) {
       conf.setMaster(run.master());

@@ -1,5 +1,6 @@
 package org.largecat.kernel.nativecode;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -7,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +43,13 @@ final class NativeLibrary {
             "liblargecat could not be loaded: " + e.getMessage(),
             "rebuild largecat on this machine (./mvnw package)",
             e);
+      } finally {
+        // Once mapped, the library needs no file: deleting it now leaves none behind a killed run.
+        try {
+          Files.deleteIfExists(file);
+        } catch (IOException e) {
+          // Then it goes when the JVM exits, or at the next start after a kill.
+        }
       }
       List<String> builds = Arrays.asList(callString(symbols, "largecat_isas").split(" "));
       int best = callInt(symbols, "largecat_best_runnable_isa");

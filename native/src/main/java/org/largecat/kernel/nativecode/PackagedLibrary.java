@@ -32,7 +32,8 @@ final class PackagedLibrary {
 
   /**
    * Checks the host and extracts the library found by {@code resources} (resource path to URL, or
-   * null) into a temporary file deleted when the JVM exits.
+   * null) into a temporary file named with this process ({@link StaleCopies}), which the caller
+   * deletes once it has loaded it; first removes the copies killed processes left.
    *
    * @throws BackendUnavailableException if the host cannot run it or there is none for its platform
    */
@@ -63,7 +64,9 @@ final class PackagedLibrary {
           REBUILD);
     }
     try (InputStream in = library.openStream()) {
-      Path file = Files.createTempFile("liblargecat-", ".so");
+      Path directory = Path.of(System.getProperty("java.io.tmpdir"));
+      StaleCopies.remove(directory);
+      Path file = Files.createTempFile(directory, StaleCopies.prefix(), ".so");
       file.toFile().deleteOnExit();
       Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
       return file;

@@ -79,6 +79,8 @@ class PackagedLibraryTest {
       assertArrayEquals(in.readAllBytes(), Files.readAllBytes(file));
     }
     assertTrue(file.getFileName().toString().endsWith(".so"), file.toString());
+    // As NativeLibrary does once it has loaded it.
+    Files.delete(file);
   }
 
   @Test
