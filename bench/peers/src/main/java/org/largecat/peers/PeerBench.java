@@ -286,8 +286,11 @@ public final class PeerBench {
       return;
     }
     List<Supplier<Fitter>> ladders =
-        List.of(() -> Fitter.softmax().seed(1), () -> Fitter.softmax().seed(1).method(Method.EXACT_SOFTMAX_SGD));
-    String[] names = {"defaults+maxSeconds", "exact-softmax-sgd+maxSeconds"};
+        List.of(
+            () -> Fitter.softmax().seed(1),
+            () -> Fitter.softmax().seed(1).method(Method.EXACT_SOFTMAX_SGD),
+            () -> Fitter.softmax().seed(1).method(Method.EXACT_SOFTMAX));
+    String[] names = {"defaults+maxSeconds", "exact-softmax-sgd+maxSeconds", "exact-softmax+maxSeconds"};
     for (int l = 0; l < ladders.size(); l++) {
       double reached = Double.NaN;
       for (double budget = Math.max(0.25, smileS / 40); budget <= Math.max(defaultS, smileS); budget *= 2) {
