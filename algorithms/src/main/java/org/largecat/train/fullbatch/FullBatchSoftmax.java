@@ -13,9 +13,10 @@ import org.largecat.train.TrainingRun;
 /**
  * Fits a softmax {@link LinearModel} by maximising the exact log-likelihood, plus the log of a
  * Gaussian prior, over the whole training set at every step: {@link Lbfgs} on the {@link
- * SoftmaxObjective}, in double precision, from the model's own weights. The objective is strictly
- * concave when the prior variance is positive, so the optimum is unique and reached from any start.
- * The weights are rounded to float once, at the end.
+ * SoftmaxObjective}, in double precision, from the model's own weights (from the log class
+ * frequencies when they are all zero). The objective is strictly concave when the prior variance is
+ * positive, so the optimum is unique and reached from any start. The weights are rounded to float
+ * once, at the end.
  */
 public final class FullBatchSoftmax {
   private FullBatchSoftmax() {}
@@ -55,6 +56,9 @@ public final class FullBatchSoftmax {
     requireMemory(data, options);
     long start = System.nanoTime();
     double[] theta = SoftmaxObjective.parametersOf(model);
+    if (isZero(model)) {
+      startAtClassFrequencies(data, theta);
+    }
     try (SoftmaxObjective objective =
         new SoftmaxObjective(data, options.priorVariance(), options.threads(), kernels)) {
       LbfgsResult result =
@@ -76,6 +80,39 @@ public final class FullBatchSoftmax {
           result.relativeChange(),
           stop(result.outcome()),
           result.outcome());
+    }
+  }
+
+  private static boolean isZero(LinearModel model) {
+    for (float w : model.weights()) {
+      if (w != 0) {
+        return false;
+      }
+    }
+    for (double b : model.biases()) {
+      if (b != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * θ's biases for a model started from zero: the log class frequencies, smoothed by half an
+   * example a class and centred (the shift a softmax does not see, chosen for the smallest norm).
+   * They are the optimum of the model without features, where all-zero biases leave the first
+   * iterations to find them, and the gradient at zero is dominated by them.
+   */
+  private static void startAtClassFrequencies(Dataset data, double[] theta) {
+    int[] counts = data.classCounts();
+    int biasRow = data.columns() * counts.length;
+    double mean = 0;
+    for (int count : counts) {
+      mean += Math.log(count + 0.5);
+    }
+    mean /= counts.length;
+    for (int k = 0; k < counts.length; k++) {
+      theta[biasRow + k] = Math.log(counts[k] + 0.5) - mean;
     }
   }
 

@@ -8,11 +8,12 @@ import org.largecat.kernel.scalar.ScalarMatrixOps;
  * gemm and syrk on the Vector API, in the GotoBLAS / BLIS layout: op(B) is packed, in double, into
  * panels of {@value #KC} rows by {@link #NR} columns that stay in L1 (unless C has too few rows to
  * reuse them, when a double B is read in place), and one register-blocked kernel keeps a {@value
- * #MR} x {@link #NR} tile of C in 16 accumulators while it runs down the panel. Both storages share
- * that kernel: float operands are widened as they are packed, so a float product sums in double and
- * is rounded to float once per panel of {@value #KC}. The Cholesky solve updates whole rows of
- * right-hand sides with vector fmas; gemv and the Cholesky factor (M x M, M the covariates) are the
- * scalar reference's.
+ * #MR} x {@link #NR} tile of C in 16 accumulators while it runs down the panel. A float gemm sums
+ * in float ({@link FloatProduct}, twice the lanes) when its operands allow that within the float
+ * bound; otherwise its operands are widened to double as they are packed and each sum rounded to
+ * float once (longer sums than one panel of {@value #KC} go to the scalar reference, and float syrk
+ * rounds once per panel). The Cholesky solve updates whole rows of right-hand sides with vector
+ * fmas; gemv and the Cholesky factor (M x M, M the covariates) are the scalar reference's.
  *
  * <p>Why a Java gemm beside BLAS: OpenBLAS picks its kernels from the CPU it recognises, and
  * Debian's 0.3.21 runs CPUs newer than itself on older kernels (bin/openblas-env.sh), while this
@@ -104,24 +105,26 @@ final class SimdMatrixOps extends ScalarMatrixOps {
       float[] c,
       int cOff,
       int ldc) {
-    product(
-        m,
-        n,
-        k,
-        alpha,
-        a,
-        aOff,
-        transA ? 1 : lda,
-        transA ? lda : 1,
-        b,
-        bOff,
-        transB ? 1 : ldb,
-        transB ? ldb : 1,
-        beta,
-        c,
-        cOff,
-        ldc,
-        false);
+    int aRow = transA ? 1 : lda;
+    int aCol = transA ? lda : 1;
+    int bRow = transB ? 1 : ldb;
+    int bCol = transB ? ldb : 1;
+    if (m > 0
+        && n > 0
+        && k > 0
+        && FloatProduct.fits(m, n, k, alpha, a, aOff, aRow, aCol, b, bOff, bRow, bCol)) {
+      scale(c, cOff, ldc, m, n, beta, false);
+      FloatProduct.addProduct(
+          m, n, k, alpha, a, aOff, aRow, aCol, b, bOff, bRow, bCol, c, cOff, ldc);
+      return;
+    }
+    if (k > KC) {
+      // Sums rounded to float once per panel could overflow, or meet an infinity, on the way.
+      super.gemmKernel(
+          transA, transB, m, n, k, alpha, a, aOff, lda, b, bOff, ldb, beta, c, cOff, ldc);
+      return;
+    }
+    product(m, n, k, alpha, a, aOff, aRow, aCol, b, bOff, bRow, bCol, beta, c, cOff, ldc, false);
   }
 
   @Override
