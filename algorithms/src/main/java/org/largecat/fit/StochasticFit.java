@@ -110,7 +110,7 @@ final class StochasticFit {
                   runs.iterations,
                   runs.elapsed(),
                   runs.last.secondsPerEpoch(),
-                  runs.last.lastEpochBound(),
+                  runs.chosenBound,
                   runs.last.stoppedBecause(),
                   runs.last.lastImprovement(),
                   runs.last.lastWatched());
@@ -189,6 +189,8 @@ final class StochasticFit {
     double lastSeconds;
     double bestValue = Double.NaN;
     double bestVariance;
+    /** The last epoch bound of the run whose model the fit returns. */
+    double chosenBound;
 
     PriorRuns(
         ScoreModel model,
@@ -251,6 +253,9 @@ final class StochasticFit {
       }
       lastSeconds = (System.nanoTime() - begun) * 1e-9;
       if (bestRun != null) {
+        if (bestValue > bestRun.best()) {
+          chosenBound = last.lastEpochBound();
+        }
         bestRun.epoch(trials.size() + 1, bestValue);
       }
       return last;
