@@ -17,8 +17,10 @@ import org.largecat.train.fullbatch.LbfgsResult;
 
 /**
  * A {@link Fitter}'s run of the full-batch solver: L-BFGS on the exact softmax log-likelihood (or
- * MAP) over all rows, until it converges. The fitter's tolerance is the solver's relative-change
- * tolerance, its most epochs the most passes over the data, its time limit the solver's.
+ * MAP) over all rows, until it converges, under the prior given or, when none is, the one {@link
+ * PriorPath} chooses on held-out rows. The fitter's tolerance is the solver's relative-change
+ * tolerance, its most epochs the most passes over the data, its time budget the path's and the
+ * solver's together.
  */
 final class FullBatchFit {
   private final Fitter settings;
