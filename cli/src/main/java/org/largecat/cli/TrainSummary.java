@@ -5,24 +5,28 @@ import java.util.Locale;
 import org.largecat.eval.Evaluation;
 import org.largecat.fit.Fit;
 import org.largecat.fit.Watched;
+import org.largecat.train.TrainingRun;
 
 /** The lines {@code train} and {@code spark train} print about a fit without {@code --json}. */
 final class TrainSummary {
   private TrainSummary() {}
 
   /**
-   * How the run went, what it watched (or its bound), the prior when one was used or chosen, and
-   * the test scores when there are any; {@code steps} names the run's iterations.
+   * How the run went (why it stopped, unless it ran a fixed length), what it watched (or its
+   * bound), the prior when one was used or chosen, and the test scores when there are any; {@code
+   * steps} names the run's iterations.
    */
   static void print(Fit fit, String steps, Evaluation.Result scores, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%s: %d %s (%.3g epochs, %s) in %.2f s (%.3g s per epoch); %s%n",
+        "%s: %d %s (%.3g epochs%s) in %.2f s (%.3g s per epoch); %s%n",
         fit.method().label(),
         fit.iterations(),
         steps,
         fit.epochs(),
-        fit.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+        fit.stoppedBecause() == TrainingRun.Stop.ITERATIONS
+            ? ""
+            : ", " + fit.stoppedBecause().name().toLowerCase(Locale.ROOT).replace('_', ' '),
         fit.seconds(),
         fit.secondsPerEpoch(),
         fit.watchedLogLikelihood() != null
