@@ -189,6 +189,7 @@ final class StochasticFit {
     double lastSeconds;
     double bestValue = Double.NaN;
     double bestVariance;
+
     /** The last epoch bound of the run whose model the fit returns. */
     double chosenBound;
 
