@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.largecat.data.Dataset;
 import org.largecat.data.Preprocessing;
@@ -127,9 +126,6 @@ final class TrainCommand implements Callable<Integer> {
         .reads("--test", testFile)
         .writes("--model", modelFile)
         .check();
-    // Choosing the kernels links native libraries, reading the data parses text: on two cores the
-    // two overlap.
-    CompletableFuture<Kernels> selected = CompletableFuture.supplyAsync(Kernels::get);
     Dataset train = data.read(shared.trainFile, -1, -1);
     Dataset test =
         testFile == null
@@ -155,7 +151,9 @@ final class TrainCommand implements Callable<Integer> {
       train = scaled[0];
       test = test == null ? null : scaled[1];
     }
-    Kernels kernels = selected.join();
+    // On the calling thread, not overlapped with reading on a pool thread: an out-of-memory error
+    // there could leave the future never completed and the command waiting on it.
+    Kernels kernels = Kernels.get();
     Fit fit;
     try {
       fit = fitter(err).fit(train);
