@@ -320,10 +320,10 @@ public final class Fitter {
       throw new IllegalArgumentException("the training set has no rows");
     }
     Kernels kernels = Kernels.get();
-    Method chosen = chooseMethod(train);
-    return chosen.isFullBatch()
-        ? new FullBatchFit(this, kernels).fit(train)
-        : new StochasticFit(this, chosen, kernels).fit(new InMemoryRows(train));
+    AutomaticMethod chosen = chooseMethod(train, kernels);
+    return chosen.method().isFullBatch()
+        ? new FullBatchFit(this, kernels, chosen.estimatedSeconds()).fit(train)
+        : new StochasticFit(this, chosen.method(), kernels).fit(new InMemoryRows(train));
   }
 
   /**
@@ -347,13 +347,13 @@ public final class Fitter {
   }
 
   /** The method given, else the automatic choice on {@code train}, said to the listener. */
-  private Method chooseMethod(Dataset train) {
+  private AutomaticMethod chooseMethod(Dataset train, Kernels kernels) {
     if (method != null) {
       if (method.link() != link) {
         throw new IllegalArgumentException(
             method.label() + " fits a " + method.link() + " model, not the " + link + " asked for");
       }
-      return method;
+      return new AutomaticMethod(method, "given");
     }
     List<String> given = stochasticOnlySettings();
     String stochasticOnly = String.join(", ", given);
@@ -371,9 +371,10 @@ public final class Fitter {
                         train,
                         threads(),
                         budget(),
-                        priorVariance == null && heldOutFraction(train.rows()) > 0);
+                        priorVariance == null && heldOutFraction(train.rows()) > 0,
+                        kernels);
     listener.note("chose " + choice.method().label() + ": " + choice.reason());
-    return choice.method();
+    return choice;
   }
 
   private Method arMethod() {

@@ -26,9 +26,13 @@ final class FullBatchFit {
   private final Fitter settings;
   private final Kernels kernels;
 
-  FullBatchFit(Fitter settings, Kernels kernels) {
+  /** The seconds the automatic choice expected the fit to take; NaN when the method was given. */
+  private final double estimate;
+
+  FullBatchFit(Fitter settings, Kernels kernels, double estimate) {
     this.settings = settings;
     this.kernels = kernels;
+    this.estimate = estimate;
   }
 
   Fit fit(Dataset train) {
@@ -57,7 +61,8 @@ final class FullBatchFit {
         settings.priorVariance != null
             ? Fit.Prior.fixed(settings.priorVariance, "given")
             : fraction > 0
-                ? new PriorPath(settings, kernels, threads, lbfgs).choose(train, fraction, model)
+                ? new PriorPath(settings, kernels, threads, lbfgs, estimate)
+                    .choose(train, fraction, model)
                 : Fit.Prior.fixed(0, "none: maximum likelihood, nothing held out to choose one");
     if (!prior.path().isEmpty()) {
       double left = settings.budget() - (System.nanoTime() - start) * 1e-9;
@@ -75,6 +80,7 @@ final class FullBatchFit {
                 ? "maximum likelihood"
                 : String.format(Locale.ROOT, "prior variance %.3g", prior.variance())));
     List<Fit.Epoch> history = new ArrayList<>();
+    boolean[] overEstimate = {false};
     FullBatchRun run =
         FullBatchSoftmax.train(
             train,
@@ -86,6 +92,18 @@ final class FullBatchFit {
                   new Fit.Epoch(iteration, Watched.OBJECTIVE, objective, change, seconds);
               history.add(done);
               settings.listener.epoch(done);
+              double spent = (System.nanoTime() - start) * 1e-9;
+              if (!overEstimate[0] && spent > 2 * estimate) {
+                overEstimate[0] = true;
+                settings.listener.note(
+                    String.format(
+                        Locale.ROOT,
+                        "%.0f s so far, more than twice the %.0f s estimated: the fit goes on to"
+                            + " converge within the %.0f s budget (maxSeconds, --max-seconds)",
+                        spent,
+                        estimate,
+                        settings.budget()));
+              }
               settings.checkCancelled();
             });
     settings.listener.note(ending(run, lbfgs));

@@ -19,7 +19,8 @@ import org.largecat.train.fullbatch.FullBatchSoftmax;
  * a path from strong to weak, each started from the fit before (a strong prior converges in few
  * iterations and puts the next one close to its optimum), scored by the held-out rows' exact
  * log-likelihood. The path stops at the first variance that scores worse than the best so far (the
- * held-out score of a ridge path rises to one peak), or when half the time budget is spent.
+ * held-out score of a ridge path rises to one peak), when half the time budget is spent, or when it
+ * has taken twice what the automatic choice estimated for the whole fit.
  */
 final class PriorPath {
   /** The variances tried, strongest prior first: a decade apart, as LogisticRegressionCV's Cs. */
@@ -36,10 +37,14 @@ final class PriorPath {
   private final int threads;
   private final LbfgsSettings lbfgs;
 
-  PriorPath(Fitter settings, Kernels kernels, int threads, LbfgsSettings lbfgs) {
+  /** The seconds the automatic choice expected the fit to take; NaN when the method was given. */
+  private final double estimate;
+
+  PriorPath(Fitter settings, Kernels kernels, int threads, LbfgsSettings lbfgs, double estimate) {
     this.settings = settings;
     this.kernels = kernels;
     this.threads = threads;
+    this.estimate = estimate;
     this.lbfgs = lbfgs.withRelativeTolerance(Math.max(lbfgs.relativeTolerance(), PATH_TOLERANCE));
   }
 
@@ -71,6 +76,15 @@ final class PriorPath {
       double spent = (System.nanoTime() - start) * 1e-9;
       if (!path.isEmpty() && spent > budget / 2) {
         ended = String.format(Locale.ROOT, "the path stopped at half the %.0f s budget", budget);
+        break;
+      }
+      if (!path.isEmpty() && spent > 2 * estimate) {
+        ended =
+            String.format(
+                Locale.ROOT,
+                "the path stopped at %.0f s, more than twice the %.0f s estimated",
+                spent,
+                estimate);
         break;
       }
       FullBatchRun run =

@@ -3,7 +3,9 @@ package org.largecat.fit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
@@ -123,6 +125,37 @@ class PriorPathTest {
     assertTrue(
         chosenTest > earlyTest + 0.01,
         "chosen " + chosen.prior() + ": " + chosenTest + " vs early stopping alone " + earlyTest);
+  }
+
+  /**
+   * A fit past twice the time the automatic choice estimated says so: the path stops at the
+   * variance it has, and the final fit goes on to converge.
+   */
+  @Test
+  void aFitPastTwiceItsEstimateSaysSoAndStopsThePath() {
+    Dataset train = SyntheticData.linearSoftmax(4_000, 40, 8, 0.5, 11).data();
+    List<String> notes = new ArrayList<>();
+    Fitter settings =
+        Fitter.softmax()
+            .listener(
+                new FitListener() {
+                  @Override
+                  public void note(String message) {
+                    notes.add(message);
+                  }
+                });
+    Fit fit = new FullBatchFit(settings, Kernels.get(), 1e-9).fit(train);
+    assertEquals(1, fit.prior().path().size(), fit.prior().toString());
+    assertTrue(
+        fit.prior().reason().contains(" s, more than twice the 0 s estimated"),
+        fit.prior().reason());
+    assertEquals(
+        1,
+        notes.stream()
+            .filter(n -> n.contains("more than twice the 0 s estimated: the fit goes on"))
+            .count(),
+        notes.toString());
+    assertEquals(Boolean.TRUE, fit.converged());
   }
 
   /** Nothing held out: no variance can be chosen, and the fit is maximum likelihood. */

@@ -1,19 +1,33 @@
 package org.largecat.train.fullbatch;
 
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 import org.largecat.data.Dataset;
 import org.largecat.data.SparseFeatures;
+import org.largecat.kernel.Kernels;
 import org.largecat.train.Method;
 
 /**
  * The method {@code auto} picks: {@code exact-softmax} when its full-batch solver's state fits the
- * heap and an estimate of its time fits the budget, else {@code ar-softmax}, whose cost per epoch
- * grows with |S| rather than K.
+ * heap and an estimate of its time, from a pass timed on the data, fits the budget, else {@code
+ * ar-softmax}, whose cost per epoch grows with |S| rather than K.
  *
  * @param method the method picked
  * @param reason why, in a sentence for the user
+ * @param estimatedSeconds the time the choice expects the fit to take, NaN when it made no estimate
  */
-public record AutomaticMethod(Method method, String reason) {
+public record AutomaticMethod(Method method, String reason, double estimatedSeconds) {
+
+  /** A choice with no estimate of its time. */
+  public AutomaticMethod(Method method, String reason) {
+    this(method, reason, Double.NaN);
+  }
+
+  /**
+   * How far past the budget the assumed rate may put the full-batch solver and its pass still be
+   * timed: a timed pass has run up to five times faster than {@link #ASSUMED_FLOPS_PER_THREAD}.
+   */
+  static final double TIMED_WITHIN = 10;
 
   /**
    * Passes over the data the solver is assumed to take: on the known-truth problems of
@@ -22,8 +36,9 @@ public record AutomaticMethod(Method method, String reason) {
   static final int ASSUMED_PASSES = 150;
 
   /**
-   * Multiply-adds per second per thread the estimate assumes for the solver's two products per
-   * pass: about half what a pass of double-precision gemm or sparse row updates does on one core.
+   * Multiply-adds per second per thread assumed for the solver's two products per pass before any
+   * is timed, to leave untimed a solver far too slow for the budget: about half what a pass of
+   * double-precision gemm or sparse row updates does on one core.
    */
   static final double ASSUMED_FLOPS_PER_THREAD = 2e9;
 
@@ -87,10 +102,30 @@ public record AutomaticMethod(Method method, String reason) {
 
   /**
    * The choice for {@code train} with {@code threads} threads and a time budget of {@code seconds};
-   * {@code priorPath} when the solver will choose its prior on a path of fits.
+   * {@code priorPath} when the solver will choose its prior on a path of fits. The full-batch
+   * solver's pass is timed here ({@link FullBatchSoftmax#secondsPerPass}) unless the assumed rate
+   * already puts it far past the budget.
    */
   public static AutomaticMethod choose(
-      Dataset train, int threads, double seconds, boolean priorPath) {
+      Dataset train, int threads, double seconds, boolean priorPath, Kernels kernels) {
+    return choose(
+        train,
+        threads,
+        seconds,
+        priorPath,
+        () -> FullBatchSoftmax.secondsPerPass(train, threads, kernels));
+  }
+
+  /**
+   * {@link #choose(Dataset, int, double, boolean, Kernels)} with the pass timed by {@code
+   * secondsPerPass}.
+   */
+  static AutomaticMethod choose(
+      Dataset train,
+      int threads,
+      double seconds,
+      boolean priorPath,
+      DoubleSupplier secondsPerPass) {
     boolean sparse = train.features() instanceof SparseFeatures;
     long bytes =
         FullBatchSoftmax.bytesNeeded(
@@ -109,27 +144,46 @@ public record AutomaticMethod(Method method, String reason) {
     double stored =
         sparse ? train.features().storedValues() : (double) train.rows() * train.columns();
     int passes = assumedPasses(priorPath);
-    double estimate = passes * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
-    if (estimate > seconds) {
+    double assumed = passes * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
+    if (assumed > TIMED_WITHIN * seconds) {
       return new AutomaticMethod(
           Method.AR_SOFTMAX,
           String.format(
               Locale.ROOT,
               "exact-softmax would take an estimated %.0f s (%d passes over %.3g stored values ×"
-                  + " K = %d), more than %.0f s",
-              estimate,
+                  + " K = %d at %.0e multiply-adds a second a thread), far more than %.0f s",
+              assumed,
               passes,
               stored,
               train.classes(),
+              ASSUMED_FLOPS_PER_THREAD,
+              seconds));
+    }
+    double perPass = secondsPerPass.getAsDouble();
+    double estimate = passes * perPass;
+    if (estimate > seconds) {
+      return new AutomaticMethod(
+          Method.AR_SOFTMAX,
+          String.format(
+              Locale.ROOT,
+              "exact-softmax would take about %.0f s (%d passes at %.3g s a pass, timed here),"
+                  + " more than %.0f s",
+              estimate,
+              passes,
+              perPass,
               seconds));
     }
     return new AutomaticMethod(
         Method.EXACT_SOFTMAX,
         String.format(
             Locale.ROOT,
-            "the full-batch solver fits: %.1f MB of state, an estimated %.0f s at most%s",
+            "the full-batch solver fits: %.1f MB of state, about %.0f s (%d passes at %.3g s a"
+                + " pass, timed here%s)",
             bytes / 1e6,
             estimate,
-            priorPath ? ", its prior's path included" : ""));
+            passes,
+            perPass,
+            priorPath ? ", its prior's path included" : ""),
+        estimate);
   }
 }

@@ -83,6 +83,44 @@ public final class FullBatchSoftmax {
     }
   }
 
+  /**
+   * Multiply-adds of the passes {@link #secondsPerPass} times: a few hundredths of a second each,
+   * little beside the fit it helps choose.
+   */
+  static final double TIMED_MULTIPLY_ADDS = 2e8;
+
+  /**
+   * The seconds a pass of the objective and its gradient over all of {@code data} takes here on
+   * {@code threads} threads: timed on about {@link #TIMED_MULTIPLY_ADDS} multiply-adds of evenly
+   * spaced rows (at least a block for each thread), the fastest of three passes (the first warms
+   * up), scaled to every row.
+   */
+  public static double secondsPerPass(Dataset data, int threads, Kernels kernels) {
+    int rows = data.rows();
+    double perRow = 2.0 * data.features().storedValues() / rows * data.classes();
+    long wanted =
+        Math.max(
+            (long) (TIMED_MULTIPLY_ADDS / Math.max(perRow, 1)),
+            (long) threads * SoftmaxObjective.BLOCK_ROWS);
+    int timed = (int) Math.min(rows, wanted);
+    int[] picked = new int[timed];
+    for (int i = 0; i < timed; i++) {
+      picked[i] = (int) ((long) i * rows / timed);
+    }
+    Dataset subset = timed == rows ? data : data.subset(picked);
+    double fastest = Double.POSITIVE_INFINITY;
+    try (SoftmaxObjective objective = new SoftmaxObjective(subset, 0, threads, kernels)) {
+      double[] theta = new double[objective.parameters()];
+      double[] gradient = new double[theta.length];
+      for (int pass = 0; pass < 3; pass++) {
+        long start = System.nanoTime();
+        objective.valueAndGradient(theta, gradient);
+        fastest = Math.min(fastest, (System.nanoTime() - start) * 1e-9);
+      }
+    }
+    return fastest * rows / timed;
+  }
+
   private static boolean isZero(LinearModel model) {
     for (float w : model.weights()) {
       if (w != 0) {

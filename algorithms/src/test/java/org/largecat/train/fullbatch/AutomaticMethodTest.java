@@ -7,26 +7,54 @@ import org.junit.jupiter.api.Test;
 import org.largecat.data.Dataset;
 import org.largecat.data.SparseFeatures;
 import org.largecat.data.SyntheticData;
+import org.largecat.kernel.Kernels;
 import org.largecat.train.Method;
 
 class AutomaticMethodTest {
   private static final Dataset SMALL = SyntheticData.linearSoftmax(2_000, 10, 20, 1.0, 3).data();
 
   @Test
-  void aSmallProblemGoesToTheFullBatchSolver() {
-    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 300, true);
+  void aSmallProblemGoesToTheFullBatchSolverWithTheEstimateOfItsTimedPass() {
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 300, true, () -> 0.01);
     assertEquals(Method.EXACT_SOFTMAX, choice.method(), choice.reason());
+    // 150 passes, three times over for the prior's path, at the 0.01 s a pass timed.
+    assertEquals(4.5, choice.estimatedSeconds(), 1e-12);
+    assertTrue(
+        choice.reason().contains("about 5 s (450 passes at 0.0100 s a pass, timed"),
+        choice.reason());
   }
 
   @Test
-  void aProblemBeyondTheTimeBudgetGoesToArSoftmax() {
-    // 150 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second: 0.06 s; with the prior's
-    // path three times that.
-    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 1, 0.1, false);
-    assertEquals(Method.EXACT_SOFTMAX, choice.method(), choice.reason());
-    choice = AutomaticMethod.choose(SMALL, 1, 0.1, true);
+  void aTimedPassBeyondTheBudgetGoesToArSoftmax() {
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 4, true, () -> 0.01);
+    assertEquals(Method.AR_SOFTMAX, choice.method());
+    assertTrue(choice.reason().contains("about 5 s (450 passes"), choice.reason());
+    assertTrue(Double.isNaN(choice.estimatedSeconds()));
+    choice = AutomaticMethod.choose(SMALL, 2, 4, false, () -> 0.01);
+    assertEquals(Method.EXACT_SOFTMAX, choice.method(), "150 passes without the path: 1.5 s");
+  }
+
+  @Test
+  void aProblemFarBeyondTheBudgetIsNotTimed() {
+    // 450 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second on one thread: 0.18 s,
+    // more than ten times a budget of 0.01 s.
+    AutomaticMethod choice =
+        AutomaticMethod.choose(
+            SMALL,
+            1,
+            0.01,
+            true,
+            () -> {
+              throw new AssertionError("timed a pass");
+            });
     assertEquals(Method.AR_SOFTMAX, choice.method());
     assertTrue(choice.reason().contains("estimated 0 s (450 passes"), choice.reason());
+  }
+
+  @Test
+  void timingAPassGivesAFiniteTime() {
+    double perPass = FullBatchSoftmax.secondsPerPass(SMALL, 2, Kernels.get());
+    assertTrue(perPass > 0 && perPass < Double.POSITIVE_INFINITY, "seconds a pass " + perPass);
   }
 
   @Test
@@ -38,7 +66,15 @@ class AutomaticMethodTest {
             new SparseFeatures(rows, 2_000, new int[rows + 1], new int[0], new float[0]),
             new int[rows],
             100_000);
-    AutomaticMethod choice = AutomaticMethod.choose(wide, 2, 300, true);
+    AutomaticMethod choice =
+        AutomaticMethod.choose(
+            wide,
+            2,
+            300,
+            true,
+            () -> {
+              throw new AssertionError("timed a pass");
+            });
     assertEquals(Method.AR_SOFTMAX, choice.method());
     assertTrue(choice.reason().contains("L-BFGS state needs"), choice.reason());
   }

@@ -38,7 +38,8 @@ import smile.classification.LogisticRegression;
  *
  * <p>usage: {@code PeerBench [--classes 1000,100] [--backends simd,native,blas] [--fit-reps 3]
  * [--predict-reps 5] [--smile-lambda 1.0] [--seed 7]}; {@code PeerBench smile-sweep K
- * LAMBDA,...} fits Smile at each λ and prints the test log-likelihood (how λ was picked).
+ * LAMBDA,...} fits Smile at each λ and prints the test log-likelihood (how λ was picked); {@code
+ * PeerBench fit-race K} follows Smile's fit against largecat's defaults ({@link FitRace}).
  */
 public final class PeerBench {
   static final int COLUMNS = 100;
@@ -55,6 +56,7 @@ public final class PeerBench {
       case "predict" -> predictChild(o);
       case "smile-sweep" -> smileSweep(o);
       case "largecat-fit" -> largecatFit(o);
+      case "fit-race" -> FitRace.run(o);
       default -> throw new IllegalArgumentException("unknown mode " + o.get("mode"));
     }
   }
@@ -73,7 +75,7 @@ public final class PeerBench {
     int i = 0;
     if (args.length > 0 && !args[0].startsWith("--")) {
       o.put("mode", args[i++]);
-      if (o.get("mode").equals("largecat-fit")) {
+      if (o.get("mode").equals("largecat-fit") || o.get("mode").equals("fit-race")) {
         o.put("classes", args[i++]);
       }
       if (o.get("mode").equals("smile-sweep")) {
