@@ -281,6 +281,8 @@ final class SparkCommand {
 
     @Mixin StoppingOptions stopping;
 
+    @Mixin PriorOptions prior;
+
     @Option(
         names = "--rank",
         paramLabel = "R",
@@ -351,6 +353,7 @@ final class SparkCommand {
       Fitter fitter =
           Fitter.softmax().method(method).listener(new ProgressLines("spark train", err));
       stopping.configure(fitter);
+      prior.configure(fitter);
       stepOptions.configure(fitter);
       samplingOptions.configure(fitter);
       sizes.configure(fitter);

@@ -69,15 +69,7 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin SamplingOptions samplingOptions;
 
-  @Option(
-      names = "--prior-variance",
-      paramLabel = "V",
-      converter = OptionTypes.NonNegativeNumber.class,
-      description =
-          "A N(0, V) prior on the weights, MAP; 0: maximum likelihood (default: exact-softmax"
-              + " chooses V on the held-out rows, the other methods fit by maximum likelihood"
-              + " stopped early on them).")
-  Double priorVariance;
+  @Mixin PriorOptions prior;
 
   @Option(names = "--init", paramLabel = "MODEL", description = "A saved model to start from.")
   Path init;
@@ -211,9 +203,7 @@ final class TrainCommand implements Callable<Integer> {
     if (epochs != null) {
       fitter.epochs(epochs);
     }
-    if (priorVariance != null) {
-      fitter.priorVariance(priorVariance);
-    }
+    prior.configure(fitter);
     if (rank != null) {
       fitter.rank(rank);
     }

@@ -207,7 +207,7 @@ class SparkCommandTest {
   }
 
   @Test
-  void sparkTrainTakesTrainsStepAndSamplingOptions() throws Exception {
+  void sparkTrainTakesTrainsStepSamplingAndPriorOptions() throws Exception {
     synthCb();
     String train = dir.resolve("train.txt").toString();
     List<Double> bounds = new ArrayList<>();
@@ -215,7 +215,8 @@ class SparkCommandTest {
         List.of(
             new String[] {"--learning-rate", "0.02"},
             new String[] {"--learning-rate", "0.2"},
-            new String[] {"--learning-rate", "0.02", "--sampling", "shared"})) {
+            new String[] {"--learning-rate", "0.02", "--sampling", "shared"},
+            new String[] {"--learning-rate", "0.02", "--prior-variance", "0.5"})) {
       List<String> args =
           new ArrayList<>(
               List.of(
@@ -242,8 +243,11 @@ class SparkCommandTest {
       for (String field : new String[] {"watched", "watched_loglik", "watched_rows"}) {
         assertTrue(summary.get(field).isJsonNull(), "--epochs watches nothing: " + run.out());
       }
+      boolean prior = List.of(options).contains("--prior-variance");
+      assertEquals(prior ? 0.5 : 0, summary.get("prior_variance").getAsDouble(), run.out());
+      assertEquals(prior, summary.get("prior_reason").getAsString().equals("given"), run.out());
     }
-    assertEquals(3, new java.util.HashSet<>(bounds).size(), bounds.toString());
+    assertEquals(4, new java.util.HashSet<>(bounds).size(), bounds.toString());
     CommandRun refused =
         CommandRun.of("spark", "train", "--train", train, "--method", "nce", "--step", "adaptive");
     assertEquals(Failures.BAD_INPUT, refused.status(), refused.err());

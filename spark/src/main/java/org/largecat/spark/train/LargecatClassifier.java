@@ -46,7 +46,9 @@ import org.largecat.train.StoppingRule;
  * stopping rule, at most {@code epochs} epochs, default 100; false: exactly {@code epochs}), {@code
  * batchSize} |B|, {@code sampledClasses} |S|, {@code stepSize} (the initial step), {@code
  * sharedSampling}, {@code seed}, {@code numClasses} (0: the largest label + 1), {@code rank} (0:
- * linear), {@code roundsPerEpoch}.
+ * linear), {@code roundsPerEpoch}, {@code priorVariance} (default: chosen on the held-out rows),
+ * {@code validationFraction} (default: 10%, 1,000 to 10,000 rows), {@code maxSeconds} (default:
+ * 300).
  */
 public final class LargecatClassifier extends Estimator<LargecatClassificationModel>
     implements LargecatParams, DefaultParamsWritable {
@@ -70,6 +72,9 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
   private final IntParam numClasses;
   private final IntParam rank;
   private final IntParam roundsPerEpoch;
+  private final DoubleParam priorVariance;
+  private final DoubleParam validationFraction;
+  private final DoubleParam maxSeconds;
 
   public LargecatClassifier() {
     this(Identifiable$.MODULE$.randomUID("largecat"));
@@ -131,6 +136,26 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
             "roundsPerEpoch",
             "rounds (model broadcast, partition steps, sum of their changes) an epoch (>= 1)",
             ParamValidators.gtEq(1));
+    priorVariance =
+        new DoubleParam(
+            this,
+            "priorVariance",
+            "V of a N(0, V) prior on the weights, 0 for maximum likelihood (>= 0; default: chosen"
+                + " on the held-out rows)",
+            ParamValidators.gtEq(0));
+    validationFraction =
+        new DoubleParam(
+            this,
+            "validationFraction",
+            "the fraction of the rows held out, which the stopping rule watches and the prior is"
+                + " chosen on; 0 for none (in [0, 1); default: 10%, 1,000 to 10,000 rows)",
+            ParamValidators.inRange(0, 1, true, false));
+    maxSeconds =
+        new DoubleParam(
+            this,
+            "maxSeconds",
+            "the most seconds the fit takes, checked after each epoch (> 0; default: 300)",
+            ParamValidators.gt(0));
     setDefault(method, Method.AR_SOFTMAX.label());
     setDefault(epochs, StoppingRule.DEFAULT.maxEpochs());
     setDefault(stopping, true);
@@ -193,6 +218,18 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
 
   public IntParam roundsPerEpoch() {
     return roundsPerEpoch;
+  }
+
+  public DoubleParam priorVariance() {
+    return priorVariance;
+  }
+
+  public DoubleParam validationFraction() {
+    return validationFraction;
+  }
+
+  public DoubleParam maxSeconds() {
+    return maxSeconds;
   }
 
   public LargecatClassifier setLabelCol(String value) {
@@ -263,6 +300,18 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     return (LargecatClassifier) set(roundsPerEpoch, value);
   }
 
+  public LargecatClassifier setPriorVariance(double value) {
+    return (LargecatClassifier) set(priorVariance, value);
+  }
+
+  public LargecatClassifier setValidationFraction(double value) {
+    return (LargecatClassifier) set(validationFraction, value);
+  }
+
+  public LargecatClassifier setMaxSeconds(double value) {
+    return (LargecatClassifier) set(maxSeconds, value);
+  }
+
   /**
    * The {@link Fitter} of these parameters: each parameter set is given to it, the others keep its
    * defaults, which are {@code largecat train}'s.
@@ -289,6 +338,15 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     }
     if ((Integer) getOrDefault(rank) > 0) {
       fitter.rank((Integer) getOrDefault(rank));
+    }
+    if (isSet(priorVariance)) {
+      fitter.priorVariance((Double) getOrDefault(priorVariance));
+    }
+    if (isSet(validationFraction)) {
+      fitter.validationFraction((Double) getOrDefault(validationFraction));
+    }
+    if (isSet(maxSeconds)) {
+      fitter.maxSeconds((Double) getOrDefault(maxSeconds));
     }
     return fitter.seed((Long) getOrDefault(seed));
   }

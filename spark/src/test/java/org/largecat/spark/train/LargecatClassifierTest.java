@@ -24,12 +24,15 @@ import org.largecat.data.SyntheticData;
 import org.largecat.eval.ClassRanks;
 import org.largecat.eval.Evaluation;
 import org.largecat.eval.Predictor;
+import org.largecat.fit.Fit;
+import org.largecat.fit.Watched;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ModelFile;
 import org.largecat.model.ScoreModel;
 import org.largecat.spark.Frames;
+import org.largecat.train.TrainingRun;
 
 class LargecatClassifierTest {
   private static final int CLASSES = 20;
@@ -173,6 +176,34 @@ class LargecatClassifierTest {
         assertEquals(Math.exp(logP[c]), p.apply(c), 1e-15, "row " + n + " class " + c);
       }
     }
+  }
+
+  /** The prior, the held-out slice and the time budget reach the fit as train's options do. */
+  @Test
+  void thePriorHeldOutSliceAndBudgetReachTheFit() {
+    Fit given =
+        new LargecatClassifier()
+            .setPriorVariance(0.5)
+            .setValidationFraction(0.2)
+            .fitter()
+            .fit(TRAIN);
+    assertEquals(0.5, given.prior().variance());
+    assertEquals("given", given.prior().reason());
+    assertEquals(Watched.HELD_OUT_ROWS, given.watched());
+    Fit defaults = new LargecatClassifier().fitter().fit(TRAIN);
+    assertEquals(Watched.HELD_OUT_ROWS, defaults.watched());
+    assertTrue(
+        defaults.prior().reason().startsWith("chosen on the held-out rows"),
+        defaults.prior().reason());
+    Fit noneHeldOut = new LargecatClassifier().setValidationFraction(0).fitter().fit(TRAIN);
+    assertEquals(Watched.TRAINING_ROWS, noneHeldOut.watched());
+    Fit capped = new LargecatClassifier().setMaxSeconds(1e-6).fitter().fit(TRAIN);
+    assertEquals(TrainingRun.Stop.MAX_SECONDS, capped.stoppedBecause());
+    assertThrows(
+        IllegalArgumentException.class, () -> new LargecatClassifier().setValidationFraction(1));
+    assertThrows(
+        IllegalArgumentException.class, () -> new LargecatClassifier().setPriorVariance(-1));
+    assertThrows(IllegalArgumentException.class, () -> new LargecatClassifier().setMaxSeconds(0));
   }
 
   @Test
