@@ -58,7 +58,7 @@ public final class Fitter {
   Double priorVariance;
   Integer batch;
   Integer sampled;
-  Sampling sampling = Sampling.PER_EXAMPLE;
+  Sampling sampling;
   double samplingPower;
   Step step;
   Double learningRate;
@@ -141,7 +141,10 @@ public final class Fitter {
     return this;
   }
 
-  /** Sampled classes drawn per example (the default) or one set shared by each mini-batch. */
+  /**
+   * Sampled classes drawn per example or one set shared by each mini-batch. Default: shared for a
+   * factorized model under the stopping rule, else per example, as the papers draw them.
+   */
   public Fitter sampling(Sampling sampling) {
     this.sampling = Objects.requireNonNull(sampling, "sampling");
     return this;
@@ -392,7 +395,7 @@ public final class Fitter {
     addIf(given, sampled != null, "sampled");
     addIf(given, step != null, "step");
     addIf(given, learningRate != null, "learningRate");
-    addIf(given, sampling != Sampling.PER_EXAMPLE, "sampling");
+    addIf(given, sampling != null, "sampling");
     addIf(given, samplingPower != 0, "samplingPower");
     addIf(given, epochs != null, "epochs");
     addIf(given, iterations != null, "iterations");
@@ -425,6 +428,19 @@ public final class Fitter {
             Math.max(HELD_OUT_FRACTION * rows, Math.min(MIN_HELD_OUT_ROWS, rows / 5.0)),
             MAX_HELD_OUT_ROWS);
     return held < 1 ? 0 : held / rows;
+  }
+
+  /**
+   * The sampling given, else shared for a factorized model under the stopping rule: a batch sharing
+   * its classes is scored and differentiated by gemms through the rank-wide tables, which on
+   * kjv-nextword at rank 100 ran an epoch about three times as fast as per-example sets, with as
+   * good a held-out log-likelihood per epoch; else per example.
+   */
+  Sampling sampling() {
+    if (sampling != null) {
+      return sampling;
+    }
+    return rank != null && !fixedLength() ? Sampling.SHARED : Sampling.PER_EXAMPLE;
   }
 
   /** The most seconds a fit under the stopping rule takes: the one given, else the default. */

@@ -11,7 +11,6 @@ import org.largecat.model.ScoreModel;
 import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
-import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.StoppingRule;
 import org.largecat.train.Trainer;
@@ -169,10 +168,10 @@ final class StochasticFit {
 
   /**
    * The runs of one fit under the stopping rule: the first with the prior given (or none), then,
-   * when the prior is chosen, one per variance of {@link #STOCHASTIC_VARIANCES} from the model the
-   * run before left, each returning its epoch best on the held-out rows, until one does worse than
-   * the best before or another run as long as the last would not end within the budget. The model
-   * ends as the best run's.
+   * when the prior is chosen, one per variance of {@link #STOCHASTIC_VARIANCES} from the model and
+   * with the step the run before left, each returning its epoch best on the held-out rows, until
+   * one does worse than the best before or another run as long as the last would not end within the
+   * budget. The model ends as the best run's.
    */
   private final class PriorRuns {
     final ScoreModel model;
@@ -190,6 +189,12 @@ final class StochasticFit {
     double lastSeconds;
     double bestValue = Double.NaN;
     double bestVariance;
+
+    /**
+     * The step of the next run relative to the first's: each run starts with the step the run
+     * before ended with, its plateaus' divisions kept, since it starts from that run's model.
+     */
+    double stepScale = 1;
 
     /** The last epoch bound of the run whose model the fit returns. */
     double chosenBound;
@@ -230,12 +235,33 @@ final class StochasticFit {
               rule.maxEpochs() - epochs,
               Math.max(rule.maxSeconds() - spent, 1e-3),
               rule.stepReductions());
+      TrainingRun.EpochProgress told = progress(watched, history, best, train.rows());
+      int[] reductions = {0};
       try (Trainer trainer =
           new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
         perEpoch = trainer.iterationsPerEpoch();
+        if (stepScale != 1) {
+          trainer.scaleStepSize(stepScale);
+        }
         last =
-            TrainingRun.until(trainer, rule, watch, progress(watched, history, best, train.rows()));
+            TrainingRun.until(
+                trainer,
+                rule,
+                watch,
+                new TrainingRun.EpochProgress() {
+                  @Override
+                  public void epoch(int epoch, double value, double improvement, double seconds) {
+                    told.epoch(epoch, value, improvement, seconds);
+                  }
+
+                  @Override
+                  public void stepReduced(int epoch, int reduced) {
+                    reductions[0] = reduced;
+                    told.stepReduced(epoch, reduced);
+                  }
+                });
       }
+      stepScale *= Math.pow(StoppingRule.STEP_DIVISOR, -reductions[0]);
       iterations += last.iterations();
       epochs += (int) Math.round(last.epochs(perEpoch));
       bestValue = last.lastWatched();
@@ -375,7 +401,7 @@ final class StochasticFit {
         throw new IllegalArgumentException(
             "rank applies to the sampled-bound methods, not " + method.label());
       }
-      if (settings.sampling != Sampling.PER_EXAMPLE
+      if (settings.sampling != null
           || settings.samplingPower != 0
           || settings.priorVariance != null) {
         throw new IllegalArgumentException(
@@ -472,7 +498,7 @@ final class StochasticFit {
         .sampled(sizes.sampled())
         .seed(settings.seed())
         .threads(settings.threads())
-        .sampling(settings.sampling)
+        .sampling(settings.sampling())
         .samplingPower(settings.samplingPower)
         .stepSize(step)
         .priorVariance(priorVariance)

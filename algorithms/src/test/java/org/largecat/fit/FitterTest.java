@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,10 +17,12 @@ import org.largecat.data.SyntheticData;
 import org.largecat.data.SyntheticSet;
 import org.largecat.eval.Evaluation;
 import org.largecat.kernel.Kernels;
+import org.largecat.model.FactorizedModel;
 import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.train.Method;
 import org.largecat.train.SampledSpec;
+import org.largecat.train.Sampling;
 import org.largecat.train.StepSizeSchedule;
 import org.largecat.train.Trainer;
 import org.largecat.train.TrainingRun;
@@ -219,6 +222,56 @@ class FitterTest {
     Dataset data = set(800, 11).data();
     assertEquals(Method.AR_PROBIT, Fitter.of(Link.PROBIT).epochs(1).fit(data).method());
     assertEquals(Method.AR_SOFTMAX, Fitter.softmax().epochs(1).fit(data).method());
+  }
+
+  /**
+   * A factorized model under the rule shares each mini-batch's classes unless told otherwise; a run
+   * of fixed length draws them per example, as the papers do.
+   */
+  @Test
+  void aFactorizedFitUnderTheRuleSharesItsSampleByDefault() {
+    Dataset data = set(3_000, 5).data();
+    Fitter underRule = Fitter.softmax().method(Method.AR_SOFTMAX).rank(3).threads(1).maxEpochs(3);
+    assertEquals(
+        parameters(underRule.fit(data)),
+        parameters(
+            Fitter.softmax()
+                .method(Method.AR_SOFTMAX)
+                .rank(3)
+                .threads(1)
+                .maxEpochs(3)
+                .sampling(Sampling.SHARED)
+                .fit(data)));
+    Fitter fixed = Fitter.softmax().method(Method.AR_SOFTMAX).rank(3).threads(1).epochs(2);
+    assertEquals(
+        parameters(fixed.fit(data)),
+        parameters(
+            Fitter.softmax()
+                .method(Method.AR_SOFTMAX)
+                .rank(3)
+                .threads(1)
+                .epochs(2)
+                .sampling(Sampling.PER_EXAMPLE)
+                .fit(data)));
+    assertTrue(
+        !parameters(underRule.fit(data))
+            .equals(
+                parameters(
+                    Fitter.softmax()
+                        .method(Method.AR_SOFTMAX)
+                        .rank(3)
+                        .threads(1)
+                        .maxEpochs(3)
+                        .sampling(Sampling.PER_EXAMPLE)
+                        .fit(data))),
+        "shared and per-example sampling gave the same model");
+  }
+
+  private static String parameters(Fit fit) {
+    FactorizedModel model = (FactorizedModel) fit.model();
+    return Arrays.toString(model.outputs())
+        + Arrays.toString(model.inputs())
+        + Arrays.toString(model.biases());
   }
 
   private static void assertMessage(String start, Runnable call) {

@@ -12,9 +12,9 @@ final class SamplingOptions {
   @Option(
       names = "--sampling",
       paramLabel = "per-example|shared",
-      defaultValue = "per-example",
       description =
-          "Sampled classes per example or shared by a mini-batch (default: ${DEFAULT-VALUE}).")
+          "Sampled classes per example or shared by a mini-batch (default: shared with --rank under"
+              + " the stopping rule, else per-example).")
   Sampling sampling;
 
   @Option(
@@ -26,6 +26,6 @@ final class SamplingOptions {
 
   /** {@code fitter} drawing classes as these options say. */
   Fitter configure(Fitter fitter) {
-    return fitter.sampling(sampling).samplingPower(samplingPower);
+    return (sampling == null ? fitter : fitter.sampling(sampling)).samplingPower(samplingPower);
   }
 }

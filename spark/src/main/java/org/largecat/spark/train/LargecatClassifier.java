@@ -116,7 +116,10 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
             "the initial step size, rho0 of the adaptive schedule (> 0; default: the method's)",
             ParamValidators.gt(0));
     sharedSampling =
-        new BooleanParam(this, "sharedSampling", "one sampled class set per mini-batch");
+        new BooleanParam(
+            this,
+            "sharedSampling",
+            "one sampled class set per mini-batch (default: with rank under the stopping rule)");
     seed = new LongParam(this, "seed", "the seed; a run is reproducible for a fixed partitioning");
     numClasses =
         new IntParam(
@@ -159,7 +162,6 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     setDefault(method, Method.AR_SOFTMAX.label());
     setDefault(epochs, StoppingRule.DEFAULT.maxEpochs());
     setDefault(stopping, true);
-    setDefault(sharedSampling, false);
     setDefault(seed, 1L);
     setDefault(numClasses, 0);
     setDefault(rank, 0);
@@ -333,8 +335,9 @@ public final class LargecatClassifier extends Estimator<LargecatClassificationMo
     if (isSet(stepSize)) {
       fitter.learningRate((Double) getOrDefault(stepSize));
     }
-    if ((Boolean) getOrDefault(sharedSampling)) {
-      fitter.sampling(Sampling.SHARED);
+    if (isSet(sharedSampling)) {
+      fitter.sampling(
+          (Boolean) getOrDefault(sharedSampling) ? Sampling.SHARED : Sampling.PER_EXAMPLE);
     }
     if ((Integer) getOrDefault(rank) > 0) {
       fitter.rank((Integer) getOrDefault(rank));
