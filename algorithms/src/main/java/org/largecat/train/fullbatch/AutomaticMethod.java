@@ -104,7 +104,8 @@ public record AutomaticMethod(Method method, String reason, double estimatedSeco
    * The choice for {@code train} with {@code threads} threads and a time budget of {@code seconds};
    * {@code priorPath} when the solver will choose its prior on a path of fits. The full-batch
    * solver's pass is timed here ({@link FullBatchSoftmax#secondsPerPass}) unless the assumed rate
-   * already puts it far past the budget.
+   * already puts it far past the budget; the solver is chosen when one fit's passes fit the budget,
+   * as its prior's path stops at half the budget with the best variance so far.
    */
   public static AutomaticMethod choose(
       Dataset train, int threads, double seconds, boolean priorPath, Kernels kernels) {
@@ -143,8 +144,8 @@ public record AutomaticMethod(Method method, String reason, double estimatedSeco
     // Two products per pass: scores X·Wᵀ and the gradient (P − Y)ᵀ·X, each rows × stored × K.
     double stored =
         sparse ? train.features().storedValues() : (double) train.rows() * train.columns();
-    int passes = assumedPasses(priorPath);
-    double assumed = passes * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
+    double assumed =
+        ASSUMED_PASSES * 2 * stored * train.classes() / (ASSUMED_FLOPS_PER_THREAD * threads);
     if (assumed > TIMED_WITHIN * seconds) {
       return new AutomaticMethod(
           Method.AR_SOFTMAX,
@@ -153,37 +154,45 @@ public record AutomaticMethod(Method method, String reason, double estimatedSeco
               "exact-softmax would take an estimated %.0f s (%d passes over %.3g stored values ×"
                   + " K = %d at %.0e multiply-adds a second a thread), far more than %.0f s",
               assumed,
-              passes,
+              ASSUMED_PASSES,
               stored,
               train.classes(),
               ASSUMED_FLOPS_PER_THREAD,
               seconds));
     }
     double perPass = secondsPerPass.getAsDouble();
-    double estimate = passes * perPass;
-    if (estimate > seconds) {
+    double fit = ASSUMED_PASSES * perPass;
+    if (fit > seconds) {
       return new AutomaticMethod(
           Method.AR_SOFTMAX,
           String.format(
               Locale.ROOT,
               "exact-softmax would take about %.0f s (%d passes at %.3g s a pass, timed here),"
                   + " more than %.0f s",
-              estimate,
-              passes,
+              fit,
+              ASSUMED_PASSES,
               perPass,
               seconds));
     }
+    int passes = assumedPasses(priorPath);
+    double estimate = passes * perPass;
     return new AutomaticMethod(
         Method.EXACT_SOFTMAX,
         String.format(
             Locale.ROOT,
             "the full-batch solver fits: %.1f MB of state, about %.0f s (%d passes at %.3g s a"
-                + " pass, timed here%s)",
+                + " pass, timed here%s)%s",
             bytes / 1e6,
             estimate,
             passes,
             perPass,
-            priorPath ? ", its prior's path included" : ""),
+            priorPath ? ", its prior's path included" : "",
+            estimate > seconds
+                ? String.format(
+                    Locale.ROOT,
+                    "; the path stops at half the %.0f s budget, the final fit at the rest",
+                    seconds)
+                : ""),
         estimate);
   }
 }

@@ -25,30 +25,40 @@ class AutomaticMethodTest {
   }
 
   @Test
-  void aTimedPassBeyondTheBudgetGoesToArSoftmax() {
-    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 4, true, () -> 0.01);
+  void aTimedFitBeyondTheBudgetGoesToArSoftmax() {
+    // One fit: 150 passes at 0.01 s.
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 1, true, () -> 0.01);
     assertEquals(Method.AR_SOFTMAX, choice.method());
-    assertTrue(choice.reason().contains("about 5 s (450 passes"), choice.reason());
+    assertTrue(choice.reason().contains("about 2 s (150 passes"), choice.reason());
     assertTrue(Double.isNaN(choice.estimatedSeconds()));
-    choice = AutomaticMethod.choose(SMALL, 2, 4, false, () -> 0.01);
-    assertEquals(Method.EXACT_SOFTMAX, choice.method(), "150 passes without the path: 1.5 s");
+  }
+
+  @Test
+  void aPathBeyondTheBudgetStillChoosesTheSolverAndSaysTheBudgetCutsIt() {
+    AutomaticMethod choice = AutomaticMethod.choose(SMALL, 2, 4, true, () -> 0.01);
+    assertEquals(Method.EXACT_SOFTMAX, choice.method(), choice.reason());
+    assertTrue(
+        choice
+            .reason()
+            .endsWith("; the path stops at half the 4 s budget, the final fit at the rest"),
+        choice.reason());
   }
 
   @Test
   void aProblemFarBeyondTheBudgetIsNotTimed() {
-    // 450 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second on one thread: 0.18 s,
-    // more than ten times a budget of 0.01 s.
+    // 150 passes of 2 × 2,000 × 10 × 20 multiply-adds at 2e9 a second on one thread: 0.06 s,
+    // more than ten times a budget of 0.005 s.
     AutomaticMethod choice =
         AutomaticMethod.choose(
             SMALL,
             1,
-            0.01,
+            0.005,
             true,
             () -> {
               throw new AssertionError("timed a pass");
             });
     assertEquals(Method.AR_SOFTMAX, choice.method());
-    assertTrue(choice.reason().contains("estimated 0 s (450 passes"), choice.reason());
+    assertTrue(choice.reason().contains("estimated 0 s (150 passes"), choice.reason());
   }
 
   @Test

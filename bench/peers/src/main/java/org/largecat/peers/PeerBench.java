@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import org.largecat.data.Dataset;
 import org.largecat.fit.Classifier;
 import org.largecat.fit.Fit;
+import org.largecat.fit.FitListener;
 import org.largecat.fit.Fitter;
 import org.largecat.kernel.Kernels;
 import org.largecat.train.Method;
@@ -350,12 +351,24 @@ public final class PeerBench {
 
   // ------------------------------------------------------------------ one largecat fit, to profile
 
-  /** {@code largecat-fit K [--largecat-max-seconds S]}: largecat's default fit alone, e.g. under JFR. */
+  /**
+   * {@code largecat-fit K [--largecat-max-seconds S]}: largecat's default fit alone, its notes on
+   * stderr, e.g. under JFR.
+   */
   private static void largecatFit(Map<String, String> o) {
     int k = Integer.parseInt(o.get("classes"));
     double maxSeconds = Double.parseDouble(o.get("largecat-max-seconds"));
     PeerData d = PeerData.generate(Long.parseLong(o.get("seed")), k, COLUMNS, ROWS, TEST_ROWS);
-    Fitter fitter = Fitter.softmax().seed(1);
+    Fitter fitter =
+        Fitter.softmax()
+            .seed(1)
+            .listener(
+                new FitListener() {
+                  @Override
+                  public void note(String message) {
+                    System.err.println("largecat: " + message);
+                  }
+                });
     long t0 = System.nanoTime();
     Fit fit = (maxSeconds > 0 ? fitter.maxSeconds(maxSeconds) : fitter).fit(Dataset.dense(d.x, d.y, k));
     System.out.printf(
