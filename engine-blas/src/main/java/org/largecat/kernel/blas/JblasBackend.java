@@ -51,6 +51,6 @@ public final class JblasBackend implements KernelBackend {
     }
     return "its bundled native library "
         + libraries
-        + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
+        + OpenBlasThreads.describedAfterThreads(libraries);
   }
 }

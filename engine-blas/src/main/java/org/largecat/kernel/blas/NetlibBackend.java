@@ -110,9 +110,6 @@ public final class NetlibBackend implements KernelBackend {
     if (libraries.isEmpty()) {
       return classes + " (native; which library is unknown without /proc/self/maps)";
     }
-    return classes
-        + " on "
-        + libraries
-        + OpenBlasConfig.describe(libraries).map(c -> " (" + c + ")").orElse("");
+    return classes + " on " + libraries + OpenBlasThreads.describedAfterThreads(libraries);
   }
 }

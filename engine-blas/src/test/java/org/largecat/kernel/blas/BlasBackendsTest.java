@@ -1,5 +1,6 @@
 package org.largecat.kernel.blas;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,10 @@ import dev.ludovic.netlib.blas.BLAS;
 import dev.ludovic.netlib.blas.NativeBLAS;
 import dev.ludovic.netlib.lapack.LAPACK;
 import dev.ludovic.netlib.lapack.NativeLAPACK;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.largecat.kernel.BackendCatalog;
@@ -39,6 +44,34 @@ class BlasBackendsTest {
     assertTrue(
         nativeCode ? warning == null : warning.contains("apt-get install libopenblas0"),
         String.valueOf(warning));
+  }
+
+  /**
+   * OpenBLAS runs one thread a call unless the environment sets a count, and the detail says which;
+   * a count in the environment is left as it is.
+   */
+  @Test
+  void openBlasRunsOneThreadUnlessTheEnvironmentSetsACount() {
+    String detail = Kernels.catalog().entry("blas").detail();
+    if (!detail.contains("OpenBLAS")) {
+      assertTrue(
+          !"true".equals(System.getProperty(REQUIRE_NATIVE)), "no OpenBLAS under blas: " + detail);
+      return;
+    }
+    String given =
+        OpenBlasThreads.VARIABLES.stream()
+            .filter(System.getenv()::containsKey)
+            .findFirst()
+            .orElse(null);
+    assertTrue(
+        given == null
+            ? detail.contains("1 thread; set to one thread a call")
+            : detail.contains("; threads as " + given + " says"),
+        detail);
+    List<Path> libraries = MappedLibraries.matching(name -> name.contains("openblas"));
+    assertEquals(
+        Optional.of("threads as OMP_NUM_THREADS says"),
+        OpenBlasThreads.oneUnlessSet(libraries, Map.of("OMP_NUM_THREADS", "2")));
   }
 
   @Test
