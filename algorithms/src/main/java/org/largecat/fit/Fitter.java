@@ -433,8 +433,8 @@ public final class Fitter {
   /**
    * The sampling given, else shared for a factorized model under the stopping rule: a batch sharing
    * its classes is scored and differentiated by gemms through the rank-wide tables, which on
-   * kjv-nextword at rank 100 ran an epoch about three times as fast as per-example sets, with as
-   * good a held-out log-likelihood per epoch; else per example.
+   * kjv-nextword at rank 100 ran an epoch several times as fast as per-example sets, with as good a
+   * held-out log-likelihood per epoch; else per example.
    */
   Sampling sampling() {
     if (sampling != null) {
