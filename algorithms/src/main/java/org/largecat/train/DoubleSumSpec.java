@@ -145,8 +145,8 @@ public record DoubleSumSpec(
   }
 
   /**
-   * The paper's trainer: the last iterate, no decreasing schedule beyond the decays, u_i at W's
-   * learning rate, W's rate as given.
+   * The paper's trainer: the last iterate, no decreasing schedule beyond the decays, u_i at the
+   * rate W's gives them (η, for isgd-batch η/n), W's rate as given.
    */
   public DoubleSumSpec(
       Method method,
@@ -176,7 +176,7 @@ public record DoubleSumSpec(
         threads,
         false,
         0,
-        learningRate,
+        learningRate / batchPoints,
         false);
   }
 
@@ -232,9 +232,14 @@ public record DoubleSumSpec(
     return learningRate * Math.pow(epochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
-  /** u_i's learning rate during epoch {@code epoch}: η_u·uEpochDecay^epoch·(1 + epoch)^(−α). */
+  /**
+   * u_i's learning rate during epoch {@code epoch}: η_u·uEpochDecay^epoch·(1 + epoch)^(−α), for
+   * isgd-batch η_u·epochDecay^epoch·(1 + epoch)^(−α), so that its default η/n stays the rate its
+   * joint step gives u_i.
+   */
   public double uRate(long epoch) {
-    return uLearningRate * Math.pow(uEpochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
+    double decay = method == Method.IMPLICIT_SGD_BATCH ? epochDecay : uEpochDecay;
+    return uLearningRate * Math.pow(decay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
   /** Settings of a {@link DoubleSumSpec}; {@link #build} checks them. */

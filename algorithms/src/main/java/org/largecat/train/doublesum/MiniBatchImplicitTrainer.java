@@ -88,6 +88,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
 
+  /** How far η_u must exceed c, relative, for the u-alone step: less is rounding of equal rates. */
+  private static final double RATE_ROUNDING = 1e-12;
+
   private final AugmentedData data;
 
   /** The caller's model: the iterate itself, or the average written at each epoch's end. */
@@ -586,7 +589,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         int i = batchPoints[from + point];
         u[i] = u[i] - c + omega[point];
       }
-      if (uRate > c) {
+      if (uRate - c > RATE_ROUNDING * c) {
         uAloneStep(from, size, c, omega);
       }
       for (int t = 0; t < q; t++) {

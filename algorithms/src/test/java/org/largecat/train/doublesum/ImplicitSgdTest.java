@@ -152,12 +152,19 @@ class ImplicitSgdTest {
                   5,
                   1);
           MiniBatchImplicitTrainer.Solution solution;
+          double[] u;
           try (MiniBatchImplicitTrainer trainer =
               new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
             trainer.step();
             solution = trainer.lastSolution();
+            u = trainer.u();
           }
           String where = "D = " + columns + ", rate " + rate + ", scale " + scale;
+          // The paper's spec gives u_i no rate beyond the joint step's: no u-alone step follows.
+          for (int p = 0; p < solution.points().length; p++) {
+            double joint = Math.log(classes) - rate * batches / rows + solution.omega()[p];
+            assertEquals(joint, u[solution.points()[p]], 1e-15 * Math.abs(joint), "u, " + where);
+          }
           assertOptimal(data, before, solution, rate, rate * batches / rows, ridge, where);
         }
       }
