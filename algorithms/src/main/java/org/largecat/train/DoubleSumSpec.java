@@ -189,10 +189,10 @@ public record DoubleSumSpec(
 
   /**
    * §4.1's settings for {@code method}, seed 1, all cores: η = {@link
-   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate η/n and not decayed, μ = 0, δ =
-   * 1; for isgd-batch n = m = 5 (App. F.3), else one datapoint and one class; {@value
-   * #POINTS_PER_STEP} datapoints per step; inner tolerance 1e-10; iterates averaged for the methods
-   * of {@link #averagesByDefault}, no decreasing schedule beyond the decay.
+   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate η/n (decayed as W's for
+   * isgd-batch only), μ = 0, δ = 1; for isgd-batch n = m = 5 (App. F.3), else one datapoint and one
+   * class; {@value #POINTS_PER_STEP} datapoints per step; inner tolerance 1e-10; iterates averaged
+   * for the methods of {@link #averagesByDefault}, no decreasing schedule beyond the decay.
    */
   public static Builder builder(Method method) {
     Builder builder = new Builder(method);
