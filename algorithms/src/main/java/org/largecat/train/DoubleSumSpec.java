@@ -40,9 +40,11 @@ import java.util.Objects;
  * @param stepPower α of the decreasing schedule: every rate is also multiplied by (1 + e)^(−α) in
  *     epoch e (0 for none); α in (1/2, 1) with averaging is the schedule under which the average
  *     converges at the optimal rate
- * @param uLearningRate the learning rate of the u_i of the one-pair methods, before the schedule
- *     (by default η): u_i is stepped once an epoch and its curvature does not grow with ‖x̃‖², so
- *     it may take a larger rate than W
+ * @param uLearningRate η_u, the learning rate of u_i on its own term u_i + e^{−u_i} d_i, before the
+ *     schedule (by default η/n, for the one-pair methods η): u_i is stepped once an epoch and its
+ *     curvature does not grow with ‖x̃‖², so it may take a larger rate than W. isgd-batch's joint
+ *     step gives u_i the rate ηJ/N (η/n when n divides N) and takes an implicit step in u_i alone
+ *     for the rest when η_u is larger
  * @param normalisedRate whether W's rate is {@code learningRate}/mean_i ‖x̃_i‖² rather than {@code
  *     learningRate}: the per-pair objective's curvature in W grows with ‖x̃‖², so a rate on this
  *     scale suits data whatever their norms
@@ -75,14 +77,17 @@ public record DoubleSumSpec(
   /**
    * The learning rate per unit of mean ‖x̃_i‖² ({@link #normalisedRate}) a run under a stopping
    * rule takes with averaged iterates when none is given: 0.2 for the one-pair methods; 20 for
-   * isgd-batch, whose fully implicit step stays stable at any rate and whose u_i move by c = η/n a
-   * visit, not by a rate of their own (§4.1's tuning too picked it 10 to 100 times the others').
+   * isgd-batch, whose fully implicit step stays stable at any rate (§4.1's tuning too picked it 10
+   * to 100 times the others').
    */
   public static double underRuleNormalisedRate(Method method) {
     return method == Method.IMPLICIT_SGD_BATCH ? 20 : 0.2;
   }
 
-  /** u_i's learning rate under a stopping rule with averaged iterates when none is given. */
+  /**
+   * u_i's learning rate η_u under a stopping rule with averaged iterates when none is given, for
+   * isgd-batch too.
+   */
   public static final double UNDER_RULE_U_RATE = 1;
 
   /** Pairs per {@code step()} of the one-pair methods, and datapoints per step of isgd-batch. */
@@ -140,8 +145,8 @@ public record DoubleSumSpec(
   }
 
   /**
-   * The paper's trainer: the last iterate, no decreasing schedule beyond the decays, u_i at W's
-   * learning rate, W's rate as given.
+   * The paper's trainer: the last iterate, no decreasing schedule beyond the decays, u_i at the
+   * rate W's gives them (η, for isgd-batch η/n), W's rate as given.
    */
   public DoubleSumSpec(
       Method method,
@@ -171,7 +176,7 @@ public record DoubleSumSpec(
         threads,
         false,
         0,
-        learningRate,
+        learningRate / batchPoints,
         false);
   }
 
@@ -184,10 +189,10 @@ public record DoubleSumSpec(
 
   /**
    * §4.1's settings for {@code method}, seed 1, all cores: η = {@link
-   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate η and not decayed, μ = 0, δ =
-   * 1; for isgd-batch n = m = 5 (App. F.3), else one datapoint and one class; {@value
-   * #POINTS_PER_STEP} datapoints per step; inner tolerance 1e-10; iterates averaged for the methods
-   * of {@link #averagesByDefault}, no decreasing schedule beyond the decay.
+   * TrainerSpec#defaultSgdLearningRate}, ×0.9 per epoch, u_i's rate η/n (decayed as W's for
+   * isgd-batch only), μ = 0, δ = 1; for isgd-batch n = m = 5 (App. F.3), else one datapoint and one
+   * class; {@value #POINTS_PER_STEP} datapoints per step; inner tolerance 1e-10; iterates averaged
+   * for the methods of {@link #averagesByDefault}, no decreasing schedule beyond the decay.
    */
   public static Builder builder(Method method) {
     Builder builder = new Builder(method);
@@ -196,7 +201,7 @@ public record DoubleSumSpec(
 
   /**
    * A builder holding these settings, the block size among them; u_i's rate left unset when it is
-   * η's, so that it follows a new η.
+   * its default η/n, so that it follows a new η.
    */
   public Builder toBuilder() {
     Builder builder =
@@ -214,7 +219,9 @@ public record DoubleSumSpec(
             .averaged(averaged)
             .stepPower(stepPower)
             .normalisedRate(normalisedRate);
-    return uLearningRate == learningRate ? builder : builder.uLearningRate(uLearningRate);
+    return uLearningRate == learningRate / batchPoints
+        ? builder
+        : builder.uLearningRate(uLearningRate);
   }
 
   /**
@@ -225,9 +232,14 @@ public record DoubleSumSpec(
     return learningRate * Math.pow(epochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
-  /** u_i's learning rate during epoch {@code epoch}: η_u·uEpochDecay^epoch·(1 + epoch)^(−α). */
+  /**
+   * u_i's learning rate during epoch {@code epoch}: η_u·uEpochDecay^epoch·(1 + epoch)^(−α), for
+   * isgd-batch η_u·epochDecay^epoch·(1 + epoch)^(−α), so that its default η/n stays the rate its
+   * joint step gives u_i.
+   */
   public double uRate(long epoch) {
-    return uLearningRate * Math.pow(uEpochDecay, epoch) * Math.pow(1 + epoch, -stepPower);
+    double decay = method == Method.IMPLICIT_SGD_BATCH ? epochDecay : uEpochDecay;
+    return uLearningRate * Math.pow(decay, epoch) * Math.pow(1 + epoch, -stepPower);
   }
 
   /** Settings of a {@link DoubleSumSpec}; {@link #build} checks them. */
@@ -267,7 +279,7 @@ public record DoubleSumSpec(
       return this;
     }
 
-    /** u_i's learning rate; unset, the learning rate η. */
+    /** u_i's learning rate η_u; unset, η/n (η for the one-pair methods). */
     public Builder uLearningRate(double uLearningRate) {
       this.uLearningRate = uLearningRate;
       return this;
@@ -362,7 +374,7 @@ public record DoubleSumSpec(
           threads,
           averaged,
           stepPower,
-          Objects.requireNonNullElse(uLearningRate, learningRate),
+          Objects.requireNonNullElse(uLearningRate, learningRate / batchPoints),
           normalisedRate);
     }
   }

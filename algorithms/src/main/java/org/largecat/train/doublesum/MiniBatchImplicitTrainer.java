@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.largecat.data.Dataset;
+import org.largecat.kernel.ElementwiseFunction;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.LinearModel;
 import org.largecat.train.DoubleSumSpec;
@@ -43,6 +44,16 @@ import org.largecat.train.Trainer;
  * = 2ω_i, ∂²Φ/∂ζ_i² = 2ω_i/(1 + ω_i), ∇ζ_i = e_i ⊗ b_i with e_i = Σ_k π_ik(δ_k − δ_{y_i}), and
  * ∇²ζ_i = (Σ_k π_ik (δ_k − δ_{y_i})(δ_k − δ_{y_i})ᵀ − e_i e_iᵀ) ⊗ b_i b_iᵀ.
  *
+ * <p><b>u_i's own rate.</b> The step gives u_i the rate c = ηs on its term of f_{j,C}, s = J/N ≈
+ * 1/n of W's, once an epoch, so u_i lags log d_i as W moves, and a u_i above log d_i shrinks its
+ * datapoint's weight in W's gradient by e^{log d_i − u_i} (one below enlarges it). When u_i's own
+ * rate η_u ({@link DoubleSumSpec#uRate}) is larger than c, the step is followed, as the one-pair
+ * Implicit SGD's is, by the implicit step in u_i alone at the rate left, c' = η_u − c, on the same
+ * term at the new weights: u_i ← u_i − c' + W0(c' d_i e^{c' − u_i}) (one incremental proximal step
+ * per term, Bertsekas 2011), where log d_i − u_i = log ω_i − log c at the solution, so it costs no
+ * scores. A stopping rule's step reductions divide η, not η_u: the u-alone step is stable at any
+ * rate, and a smaller one would only let u_i fall further behind W.
+ *
  * <p><b>Solver</b> ({@link ImplicitStepNewton}). Newton's method with a backtracking (Armijo) line
  * search on the (|L_j| + |C|)·rank unknowns, stopped when half the squared Newton decrement, the
  * predicted gap to the minimum, is below {@code innerTolerance}·max(1, Φ) (known before the
@@ -76,6 +87,9 @@ import org.largecat.train.Trainer;
 final class MiniBatchImplicitTrainer implements Trainer {
   private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
+
+  /** How far η_u must exceed c, relative, for the u-alone step: less is rounding of equal rates. */
+  private static final double RATE_ROUNDING = 1e-12;
 
   private final AugmentedData data;
 
@@ -123,6 +137,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private int blockStart;
   private int blockLength;
   private double rate;
+
+  /** η_u of the epoch, u_i's own rate on its term u_i + e^{−u_i} d_i. */
+  private double uRate;
 
   /** The product of the step reductions of {@link #scaleStepSize}. */
   private double stepScale = 1;
@@ -303,6 +320,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
     return (batches + blockSize - 1) / blockSize;
   }
 
+  /** Divides W's rate η, and with it the joint step's c = ηs, but not u_i's own rate η_u. */
   @Override
   public void scaleStepSize(double factor) {
     stepScale *= factor;
@@ -398,6 +416,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private void newEpoch() {
     epoch++;
     rate = stepScale * options.rate(epoch) * rateScale;
+    uRate = options.uRate(epoch);
     SplittableRandom random = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + epoch);
     for (int i = 0; i < batches; i++) {
       int j = random.nextInt(i + 1);
@@ -453,6 +472,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
     /** moves[t·|S_j| + i] = (Tᵀ a_t)_i, the weight of x̃_i in the move of row slot t. */
     private final double[] moves;
 
+    /** Per point, the argument of the u-alone step's Wright omega, then its value. */
+    private final double[] uAlone;
+
     /** The block item of the last solve. */
     private int lastItem = -1;
 
@@ -470,6 +492,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
       coef = new float[maxRows];
       lagCoef = new float[maxRows];
       moves = new double[maxRows * maxPoints];
+      uAlone = new double[maxPoints];
     }
 
     /**
@@ -538,6 +561,24 @@ final class MiniBatchImplicitTrainer implements Trainer {
     }
 
     /**
+     * u_i ← u_i − c' + W0(c' d_i e^{c' − u_i}) with c' = η_u − c, the implicit step in u_i alone
+     * (see the class comment); log(c' d_i e^{c' − u_i}) = log c' + log ω_i − log c + c'.
+     */
+    private void uAloneStep(int from, int size, double c, double[] omega) {
+      double rest = uRate - c;
+      double shift = Math.log(rest) - Math.log(c) + rest;
+      for (int point = 0; point < size; point++) {
+        uAlone[point] = shift + Math.log(omega[point]);
+      }
+      kernels
+          .specialFunctions()
+          .apply(ElementwiseFunction.WRIGHT_OMEGA, size, uAlone, 0, uAlone, 0);
+      for (int point = 0; point < size; point++) {
+        u[batchPoints[from + point]] += uAlone[point] - rest;
+      }
+    }
+
+    /**
      * u_i = ũ_i − c + ω_i; w̃_k = γ_k w̃_k + Σ_i (Tᵀ a_k)_i x̃_i, through g_k and r_k, as the
      * epoch's update {@code tick}.
      */
@@ -547,6 +588,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
       for (int point = 0; point < size; point++) {
         int i = batchPoints[from + point];
         u[i] = u[i] - c + omega[point];
+      }
+      if (uRate - c > RATE_ROUNDING * c) {
+        uAloneStep(from, size, c, omega);
       }
       for (int t = 0; t < q; t++) {
         int k = itemRows[rowsFrom + t];

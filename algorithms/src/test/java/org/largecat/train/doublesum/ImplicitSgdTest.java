@@ -152,13 +152,100 @@ class ImplicitSgdTest {
                   5,
                   1);
           MiniBatchImplicitTrainer.Solution solution;
+          double[] u;
           try (MiniBatchImplicitTrainer trainer =
               new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
             trainer.step();
             solution = trainer.lastSolution();
+            u = trainer.u();
           }
           String where = "D = " + columns + ", rate " + rate + ", scale " + scale;
+          // The paper's spec gives u_i no rate beyond the joint step's: no u-alone step follows.
+          for (int p = 0; p < solution.points().length; p++) {
+            double joint = Math.log(classes) - rate * batches / rows + solution.omega()[p];
+            assertEquals(joint, u[solution.points()[p]], 1e-15 * Math.abs(joint), "u, " + where);
+          }
           assertOptimal(data, before, solution, rate, rate * batches / rows, ridge, where);
+        }
+      }
+    }
+  }
+
+  /**
+   * With u_i's own rate η_u above the joint step's c = ηJ/N, each u_i of the batch must then
+   * minimise 2c'(u + e^{−u} d_i) + (u − u_joint)², c' = η_u − c, with d_i = 1 + Σ_k ρ_k e^{z_ik}
+   * computed here from the new rows in the original variables and u_joint = ũ_i − c + ω_i the joint
+   * step's value: the derivative must vanish to 1e-9 relative to its terms.
+   */
+  @Test
+  void miniBatchStepThenStepsUAloneAtTheRateLeft() {
+    int rows = 30;
+    int classes = 12;
+    int points = 5;
+    int sampled = 4;
+    int columns = 6;
+    int batches = (rows + points - 1) / points;
+    Dataset data = SyntheticData.linearSoftmax(rows, columns, classes, 1.0, 3).data();
+    for (double rate : new double[] {0.1, 3}) {
+      for (double uRate : new double[] {1, 50}) {
+        LinearModel model = randomModel(classes, columns, 1, 8);
+        LinearModel before = randomModel(classes, columns, 1, 8);
+        DoubleSumSpec o =
+            DoubleSumSpec.builder(Method.IMPLICIT_SGD_BATCH)
+                .learningRate(rate)
+                .uLearningRate(uRate)
+                .miniBatch(points, sampled)
+                .blockSize(1)
+                .innerTolerance(1e-14)
+                .seed(5)
+                .threads(1)
+                .averaged(false)
+                .build();
+        MiniBatchImplicitTrainer.Solution solution;
+        double[] u;
+        try (MiniBatchImplicitTrainer trainer =
+            new MiniBatchImplicitTrainer(data, model, o, KERNELS)) {
+          trainer.step();
+          solution = trainer.lastSolution();
+          u = trainer.u().clone();
+        }
+        double c = rate * batches / rows;
+        double rest = uRate - c;
+        int q = solution.rows().length;
+        int size = solution.points().length;
+        int labelled = q - solution.sampled();
+        double rho = (classes - labelled) / (double) solution.sampled();
+        for (int p = 0; p < size; p++) {
+          int i = solution.points()[p];
+          double[] x = extended(data, i);
+          double[] score = new double[q];
+          int y = -1;
+          for (int t = 0; t < q; t++) {
+            int k = solution.rows()[t];
+            y = k == data.labels()[i] ? t : y;
+            for (int d = 0; d <= columns; d++) {
+              double w = d < columns ? before.weights()[k * columns + d] : before.biases()[k];
+              for (int r = 0; r < size; r++) {
+                w += solution.moves()[t * size + r] * extended(data, solution.points()[r])[d];
+              }
+              score[t] += w * x[d];
+            }
+          }
+          double d = 1;
+          for (int t = 0; t < q; t++) {
+            if (t != y) {
+              d += (t < labelled ? 1 : rho) * Math.exp(score[t] - score[y]);
+            }
+          }
+          double joint = Math.log(classes) - c + solution.omega()[p];
+          double scaledD = d * Math.exp(-u[i]);
+          double derivative = 2 * rest * (1 - scaledD) + 2 * (u[i] - joint);
+          double magnitude = 2 * rest * (1 + scaledD) + 2 * Math.abs(u[i] - joint);
+          assertEquals(
+              0,
+              derivative,
+              1e-9 * magnitude,
+              "point " + p + ", rate " + rate + ", u's rate " + uRate + ", u = " + u[i]);
         }
       }
     }
