@@ -90,7 +90,8 @@ final class StochasticFit {
             watch == null
                 ? Watched.TRAIN_BOUND
                 : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
-        PriorRuns runs = new PriorRuns(model, train, watch, watched, history, path);
+        PriorRuns runs =
+            new PriorRuns(settings, kernels, model, train, watch, watched, history, path);
         run = runs.run(spec);
         perEpoch = runs.perEpoch;
         watchedValue = runs.bestValue;
@@ -103,7 +104,7 @@ final class StochasticFit {
               break;
             }
           }
-          prior = runs.chosen();
+          prior = runs.chosen(prior);
           run =
               new TrainingRun(
                   runs.iterations,
@@ -164,200 +165,6 @@ final class StochasticFit {
         && settings.priorVariance == null
         && !method.isDoubleSum()
         && method.link() == Link.SOFTMAX;
-  }
-
-  /**
-   * The runs of one fit under the stopping rule: the first with the prior given (or none), then,
-   * when the prior is chosen, one per variance of {@link #STOCHASTIC_VARIANCES} from the model and
-   * with the step the run before left, each returning its epoch best on the held-out rows, until
-   * one does worse than the best before or another run as long as the last would not end within the
-   * budget. The model ends as the best run's.
-   */
-  private final class PriorRuns {
-    final ScoreModel model;
-    final TrainingRows train;
-    final TrainingRows.Watch watch;
-    final Watched watched;
-    final List<Fit.Epoch> history;
-    final BestEpoch bestRun;
-    final long start = System.nanoTime();
-    final List<Fit.Trial> trials = new ArrayList<>();
-    int perEpoch;
-    int iterations;
-    int epochs;
-    TrainingRun last;
-    double lastSeconds;
-    double bestValue = Double.NaN;
-    double bestVariance;
-
-    /**
-     * The step of the next run relative to the first's: each run starts with the step the run
-     * before ended with, its plateaus' divisions kept, since it starts from that run's model.
-     */
-    double stepScale = 1;
-
-    /** The last epoch bound of the run whose model the fit returns. */
-    double chosenBound;
-
-    PriorRuns(
-        ScoreModel model,
-        TrainingRows train,
-        TrainingRows.Watch watch,
-        Watched watched,
-        List<Fit.Epoch> history,
-        boolean path) {
-      this.model = model;
-      this.train = train;
-      this.watch = watch;
-      this.watched = watched;
-      this.history = history;
-      this.bestRun = path ? BestEpoch.of(model) : null;
-    }
-
-    /** One run under the rule from the model as it is, its best epoch restored when held out. */
-    TrainingRun run(TrainerSpec spec) {
-      long begun = System.nanoTime();
-      BestEpoch best = null;
-      if (watched == Watched.HELD_OUT_ROWS) {
-        best = BestEpoch.of(model);
-        if (best == null) {
-          settings.listener.note(
-              "the heap has no room for a copy of the model: the model returned is the last"
-                  + " epoch's, not the best on the held-out rows");
-        }
-      }
-      double spent = (begun - start) * 1e-9;
-      StoppingRule rule = settings.rule();
-      rule =
-          new StoppingRule(
-              rule.tolerance(),
-              rule.patience(),
-              rule.maxEpochs() - epochs,
-              Math.max(rule.maxSeconds() - spent, 1e-3),
-              rule.stepReductions());
-      TrainingRun.EpochProgress told = progress(watched, history, best, train.rows());
-      int[] reductions = {0};
-      try (Trainer trainer =
-          new CancellableTrainer(train.trainer(model, spec, kernels), settings)) {
-        perEpoch = trainer.iterationsPerEpoch();
-        if (stepScale != 1) {
-          trainer.scaleStepSize(stepScale);
-        }
-        last =
-            TrainingRun.until(
-                trainer,
-                rule,
-                watch,
-                new TrainingRun.EpochProgress() {
-                  @Override
-                  public void epoch(int epoch, double value, double improvement, double seconds) {
-                    told.epoch(epoch, value, improvement, seconds);
-                  }
-
-                  @Override
-                  public void stepReduced(int epoch, int reduced) {
-                    reductions[0] = reduced;
-                    told.stepReduced(epoch, reduced);
-                  }
-                });
-      }
-      stepScale *= Math.pow(StoppingRule.STEP_DIVISOR, -reductions[0]);
-      iterations += last.iterations();
-      epochs += (int) Math.round(last.epochs(perEpoch));
-      bestValue = last.lastWatched();
-      if (best != null) {
-        int epoch = best.restore();
-        if (epoch > 0) {
-          settings.listener.note(
-              String.format(
-                  Locale.ROOT,
-                  "the model is epoch %d's, the best on the held-out rows (%.6g), not the last"
-                      + " epoch's (%.6g)",
-                  epoch,
-                  best.best(),
-                  last.lastWatched()));
-        }
-        bestValue = best.best();
-      }
-      lastSeconds = (System.nanoTime() - begun) * 1e-9;
-      if (bestRun != null) {
-        if (bestValue > bestRun.best()) {
-          chosenBound = last.lastEpochBound();
-        }
-        bestRun.epoch(trials.size() + 1, bestValue);
-      }
-      return last;
-    }
-
-    /**
-     * Whether another run as long as the last still ends within the time budget, and epochs are
-     * left of the rule's most (which the runs share); says so when not.
-     */
-    boolean affords(double budget) {
-      double spent = (System.nanoTime() - start) * 1e-9;
-      String shortOf =
-          bestRun == null
-              ? "the heap has no room for a copy of the model"
-              : spent + lastSeconds > budget
-                  ? String.format(
-                      Locale.ROOT, "another run would end past the %.0f s budget", budget)
-                  : epochs >= settings.rule().maxEpochs()
-                      ? "the runs have used the most epochs, " + settings.rule().maxEpochs()
-                      : null;
-      if (shortOf != null) {
-        settings.listener.note("no stronger prior tried: " + shortOf);
-      }
-      return shortOf == null;
-    }
-
-    /**
-     * Runs on under {@code variance}'s prior; returns whether it did better on the held-out rows
-     * than every run before (so that a stronger prior may do better still).
-     */
-    boolean tryVariance(TrainerSpec spec, double variance) {
-      if (trials.isEmpty()) {
-        trials.add(new Fit.Trial(0, bestValue, last.iterations(), elapsed()));
-        bestVariance = 0;
-      }
-      double before = bestRun.best();
-      settings.listener.note(
-          String.format(
-              Locale.ROOT,
-              "prior variance %.0e, from the model so far (held-out log-likelihood %.6g)",
-              variance,
-              before));
-      run(spec);
-      trials.add(new Fit.Trial(variance, bestValue, last.iterations(), elapsed()));
-      if (bestValue > before) {
-        bestVariance = variance;
-        return true;
-      }
-      return false;
-    }
-
-    /** The prior of the best run, its best epoch's parameters put back into the model. */
-    Fit.Prior chosen() {
-      if (trials.isEmpty()) {
-        return prior(true);
-      }
-      bestRun.restore();
-      bestValue = bestRun.best();
-      String reason =
-          String.format(
-              Locale.ROOT,
-              "chosen on the held-out rows (log-likelihood %.6f) among maximum likelihood and the"
-                  + " variances after it, each run from the model before",
-              bestValue);
-      settings.listener.note(
-          bestVariance == 0
-              ? "no prior: maximum likelihood did best on the held-out rows"
-              : String.format(Locale.ROOT, "prior variance %.0e %s", bestVariance, reason));
-      return new Fit.Prior(bestVariance, reason, trials);
-    }
-
-    double elapsed() {
-      return (System.nanoTime() - start) * 1e-9;
-    }
   }
 
   /**
@@ -675,32 +482,6 @@ final class StochasticFit {
   static int watchedRows(long rows, int classes, long scored) {
     return (int)
         Math.min(rows, Math.clamp(rows * scored / classes, MIN_WATCHED_ROWS, MAX_WATCHED_ROWS));
-  }
-
-  /**
-   * Tells the listener of each epoch, the bound per training example of {@code rows} (the trainers
-   * estimate it on the whole set), and keeps {@code best} up to date.
-   */
-  private TrainingRun.EpochProgress progress(
-      Watched watched, List<Fit.Epoch> history, BestEpoch best, long rows) {
-    int most = settings.rule().stepReductions();
-    return new TrainingRun.EpochProgress() {
-      @Override
-      public void epoch(int epoch, double value, double improvement, double seconds) {
-        if (best != null) {
-          best.epoch(epoch, value);
-        }
-        double shown = watched == Watched.TRAIN_BOUND ? value / rows : value;
-        Fit.Epoch done = new Fit.Epoch(epoch, watched, shown, improvement, seconds);
-        history.add(done);
-        settings.listener.epoch(done);
-      }
-
-      @Override
-      public void stepReduced(int epoch, int reductions) {
-        settings.listener.stepReduced(epoch, reductions, most);
-      }
-    };
   }
 
   /** Says which limit stopped {@code run} before it converged, if one did. */

@@ -70,10 +70,8 @@ import org.largecat.train.Trainer;
  * (App. F.3.5, the linear program 22), and here A = 0, the old weights after the ridge shrink, is
  * already safe: Φ(0) is finite and its gradient is linear, not exponential, in z − u.
  *
- * <p><b>Basis</b> (App. F.3.4): computed once per mini-batch by Gram–Schmidt, twice over, on the
- * Gram matrix of the x̃_i (a QR factorisation that never forms V): V = X̃ Tᵀ and b_i = (T G)_{·i},
- * so a move V a_k is the combination Σ_i (Tᵀ a_k)_i x̃_i of the batch's own rows, sparse when x is.
- * A point within 1e-10 (relative) of the span of the earlier ones adds no direction.
+ * <p><b>Basis</b> (App. F.3.4, {@link MiniBatch}): V = X̃ Tᵀ, computed once per mini-batch, so a
+ * move V a_k is the combination Σ_i (Tᵀ a_k)_i x̃_i of the batch's own rows, sparse when x is.
  *
  * <p><b>Sparse update</b> (App. F.3.3): each extended row is kept as w̃_k = g_k r_k; the shrink
  * multiplies g_k, and the move adds (1/g_k) Σ_i (Tᵀ a_k)_i x̃_i to r_k, so a step touches only the
@@ -85,7 +83,6 @@ import org.largecat.train.Trainer;
  * receives at the end of each epoch and on {@link #close}.
  */
 final class MiniBatchImplicitTrainer implements Trainer {
-  private static final double RANK_TOLERANCE = 1e-10;
   private static final double RESCALE_BELOW = 1.0 / 64;
 
   /** How far η_u must exceed c, relative, for the u-alone step: less is rounding of equal rates. */
@@ -110,11 +107,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
   private final int batches;
   private final int[] batchStart;
   private final int[] batchPoints;
-  private final int[][] batchLabels;
-  private final int[][] labelSlot;
-  private final double[][] basisT;
-  private final double[][] basisB;
-  private final int[] rank;
+  private final MiniBatch[] batch;
   private final double[] beta;
   private final double[] u;
   private final double[] rowScale;
@@ -164,15 +157,18 @@ final class MiniBatchImplicitTrainer implements Trainer {
       batchPoints[i] = batchPoints[j];
       batchPoints[j] = i;
     }
-    this.batchLabels = new int[batches][];
-    this.labelSlot = new int[batches][];
-    this.basisT = new double[batches][];
-    this.basisB = new double[batches][];
-    this.rank = new int[batches];
+    this.batch = new MiniBatch[batches];
     float[] scratch = new float[Math.max(1, data.columns)];
     for (int j = 0; j < batches; j++) {
       batchStart[j + 1] = Math.min(data.rows, (j + 1) * n);
-      describeBatch(j, scratch);
+      batch[j] =
+          MiniBatch.of(
+              data,
+              kernels,
+              batchPoints,
+              batchStart[j],
+              batchStart[j + 1] - batchStart[j],
+              scratch);
     }
     this.beta = batchClassWeights(m);
     this.u = new double[data.rows];
@@ -197,103 +193,6 @@ final class MiniBatchImplicitTrainer implements Trainer {
   }
 
   /**
-   * L_j, each point's slot in it, and the basis of batch j (T and B = T G, rank × |S_j| row-major).
-   */
-  private void describeBatch(int j, float[] scratch) {
-    int from = batchStart[j];
-    int size = batchStart[j + 1] - from;
-    int[] labels = new int[size];
-    int[] slot = new int[size];
-    int distinct = 0;
-    for (int a = 0; a < size; a++) {
-      int y = data.labels[batchPoints[from + a]];
-      int s = 0;
-      while (s < distinct && labels[s] != y) {
-        s++;
-      }
-      if (s == distinct) {
-        labels[distinct++] = y;
-      }
-      slot[a] = s;
-    }
-    batchLabels[j] = Arrays.copyOf(labels, distinct);
-    labelSlot[j] = slot;
-    // Gram matrix of the extended rows: x_a·x_b + 1, x_b spread into a dense scratch row.
-    double[] gram = new double[size * size];
-    int[] only = {0};
-    float[] plus = {1};
-    float[] minus = {-1};
-    double[] dot = new double[1];
-    for (int b = 0; b < size; b++) {
-      int rowB = batchPoints[from + b];
-      data.features.scatterAxpy(kernels.vectorOps(), scratch, 1, rowB, only, 0, 1, plus, 0);
-      for (int a = 0; a <= b; a++) {
-        data.features.gatherDot(
-            kernels.vectorOps(), scratch, 1, batchPoints[from + a], only, 0, 1, dot, 0);
-        gram[a * size + b] = dot[0] + 1;
-        gram[b * size + a] = dot[0] + 1;
-      }
-      data.features.scatterAxpy(kernels.vectorOps(), scratch, 1, rowB, only, 0, 1, minus, 0);
-    }
-    // Gram–Schmidt in coefficient space: v_l = Σ_i T[l][i] x̃_i, <v, x̃_i> = (T G)_{·i}.
-    double[] t = new double[size * size];
-    double[] candidate = new double[size];
-    double[] gc = new double[size];
-    int r = 0;
-    for (int a = 0; a < size; a++) {
-      Arrays.fill(candidate, 0);
-      candidate[a] = 1;
-      for (int pass = 0; pass < 2; pass++) {
-        multiply(gram, size, candidate, gc);
-        for (int l = 0; l < r; l++) {
-          double projection = 0;
-          for (int i = 0; i < size; i++) {
-            projection += t[l * size + i] * gc[i];
-          }
-          for (int i = 0; i < size; i++) {
-            candidate[i] -= projection * t[l * size + i];
-          }
-        }
-      }
-      multiply(gram, size, candidate, gc);
-      double norm2 = 0;
-      for (int i = 0; i < size; i++) {
-        norm2 += candidate[i] * gc[i];
-      }
-      if (norm2 > RANK_TOLERANCE * gram[a * size + a]) {
-        double inverse = 1 / Math.sqrt(norm2);
-        for (int i = 0; i < size; i++) {
-          t[r * size + i] = candidate[i] * inverse;
-        }
-        r++;
-      }
-    }
-    double[] b = new double[r * size];
-    for (int l = 0; l < r; l++) {
-      for (int i = 0; i < size; i++) {
-        double sum = 0;
-        for (int c = 0; c < size; c++) {
-          sum += t[l * size + c] * gram[c * size + i];
-        }
-        b[l * size + i] = sum;
-      }
-    }
-    rank[j] = r;
-    basisT[j] = Arrays.copyOf(t, r * size);
-    basisB[j] = b;
-  }
-
-  private static void multiply(double[] symmetric, int size, double[] x, double[] out) {
-    for (int i = 0; i < size; i++) {
-      double sum = 0;
-      for (int c = 0; c < size; c++) {
-        sum += symmetric[i * size + c] * x[c];
-      }
-      out[i] = sum;
-    }
-  }
-
-  /**
    * β_k = 1/P(k ∈ L_j ∪ C) for j uniform: (1/J)(Σ_j |C_j|/(K − |L_j|) + Σ_{j: k∈L_j} (1 − |C_j|/(K
    * − |L_j|))).
    */
@@ -301,10 +200,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
     double shared = 0;
     double[] own = new double[data.classes];
     for (int j = 0; j < batches; j++) {
-      int rest = data.classes - batchLabels[j].length;
+      int rest = data.classes - batch[j].labels().length;
       double drawn = rest == 0 ? 0 : Math.min(m, rest) / (double) rest;
       shared += drawn;
-      for (int k : batchLabels[j]) {
+      for (int k : batch[j].labels()) {
         own[k] += 1 - drawn;
       }
     }
@@ -356,11 +255,11 @@ final class MiniBatchImplicitTrainer implements Trainer {
       int j = batchOrder[position + item];
       itemBatch[item] = j;
       itemRowStart[item] = cursor;
-      for (int k : batchLabels[j]) {
+      for (int k : batch[j].labels()) {
         itemRows[cursor++] = k;
       }
       cursor = drawClasses(j, cursor, random);
-      itemClasses[item] = cursor - itemRowStart[item] - batchLabels[j].length;
+      itemClasses[item] = cursor - itemRowStart[item] - batch[j].labels().length;
       points += batchStart[j + 1] - batchStart[j];
     }
     itemRowStart[blockLength] = cursor;
@@ -390,10 +289,10 @@ final class MiniBatchImplicitTrainer implements Trainer {
       Arrays.fill(mark, 0);
       markStamp = 1;
     }
-    for (int k : batchLabels[j]) {
+    for (int k : batch[j].labels()) {
       mark[k] = markStamp;
     }
-    int rest = data.classes - batchLabels[j].length;
+    int rest = data.classes - batch[j].labels().length;
     if (rest <= options.batchClasses()) {
       for (int k = 0; k < data.classes; k++) {
         if (mark[k] != markStamp) {
@@ -505,9 +404,9 @@ final class MiniBatchImplicitTrainer implements Trainer {
       int size = batchStart[j + 1] - from;
       int rowsFrom = itemRowStart[item];
       int q = itemRowStart[item + 1] - rowsFrom;
-      int labelled = batchLabels[j].length;
-      int r = rank[j];
-      int[] slot = labelSlot[j];
+      int labelled = batch[j].labels().length;
+      int r = batch[j].rank();
+      int[] slot = batch[j].slot();
       double c = rate * batches / data.rows;
       double logC = Math.log(c);
       double logRho =
@@ -553,7 +452,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
         }
       }
       newtonIterations.addAndGet(
-          newton.solve(basisB[j], slot, base, ridge, zetaOffset, size, q, r));
+          newton.solve(batch[j].b(), slot, base, ridge, zetaOffset, size, q, r));
       solves.incrementAndGet();
       lastItem = item;
       apply(j, from, size, rowsFrom, q, r, c, blockStart + item + 1);
@@ -607,7 +506,7 @@ final class MiniBatchImplicitTrainer implements Trainer {
           rowScale[k] = 1;
         }
       }
-      double[] tt = basisT[j];
+      double[] tt = batch[j].t();
       for (int t = 0; t < q; t++) {
         for (int point = 0; point < size; point++) {
           double sum = 0;
