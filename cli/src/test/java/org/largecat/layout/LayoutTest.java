@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 class LayoutTest {
   /** The packages of engine-api. */
   private static final String[] ENGINE_API = {
-    "org.largecat.kernel", "org.largecat.kernel.scalar", "org.largecat.special"
+    "org.largecat.kernel",
+    "org.largecat.kernel.scalar",
+    "org.largecat.special",
+    "org.largecat.files"
   };
 
   /** The packages of the algorithms module. */
@@ -75,7 +78,12 @@ class LayoutTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            concat(ALGORITHMS, "org.largecat.kernel", "org.largecat.special", "java.."))
+            concat(
+                ALGORITHMS,
+                "org.largecat.kernel",
+                "org.largecat.special",
+                "org.largecat.files",
+                "java.."))
         .check(largecat);
   }
 
