@@ -81,22 +81,7 @@ class BoundedInputsTest {
   void aHugeSynthModelBehindASmallHeaderIsRefusedUnread() throws Exception {
     Path answers = dir.resolve("answers.txt");
     Path model = dir.resolve("s.bin");
-    assertEquals(
-        0,
-        CommandRun.of(
-                "synth",
-                "simulate",
-                "--users",
-                "20",
-                "--items",
-                "3",
-                "--choices",
-                "3",
-                "--latent",
-                "2",
-                "--out",
-                answers.toString())
-            .status());
+    CommandRun.smallChoiceData(answers, 20, 2);
     CommandRun fit =
         CommandRun.of(
             "synth",

@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,6 +16,53 @@ record CommandRun(int status, String out, String err) {
   /** Runs {@code args} with empty standard input. */
   static CommandRun of(String... args) throws Exception {
     return withInput("", args);
+  }
+
+  /** Writes a small training set to {@code file}: 120 rows, K = 6, D = 4, by {@code data synth}. */
+  static void smallTrainingSet(Path file) throws Exception {
+    CommandRun r =
+        of(
+            "data",
+            "synth",
+            "softmax",
+            "--rows",
+            "120",
+            "--columns",
+            "4",
+            "--classes",
+            "6",
+            "--out",
+            file.toString());
+    if (r.status() != 0) {
+      throw new AssertionError("data synth failed: " + r.err());
+    }
+  }
+
+  /**
+   * Writes small choice data to {@code file} by {@code synth simulate}: {@code users} users, 3
+   * items, 3 choices each, {@code latent} latent dimensions, then the options {@code more}.
+   */
+  static void smallChoiceData(Path file, int users, int latent, String... more) throws Exception {
+    String[] simulate = {
+      "synth",
+      "simulate",
+      "--users",
+      Integer.toString(users),
+      "--items",
+      "3",
+      "--choices",
+      "3",
+      "--latent",
+      Integer.toString(latent),
+      "--out",
+      file.toString()
+    };
+    String[] args = Arrays.copyOf(simulate, simulate.length + more.length);
+    System.arraycopy(more, 0, args, simulate.length, more.length);
+    CommandRun r = of(args);
+    if (r.status() != 0) {
+      throw new AssertionError("synth simulate failed: " + r.err());
+    }
   }
 
   /** Runs {@code args} with {@code input} on standard input. */

@@ -46,20 +46,7 @@ class ErrorsTest {
   /** A small training set, K = 6, D = 4. */
   @BeforeEach
   void synth() throws Exception {
-    CommandRun r =
-        CommandRun.of(
-            "data",
-            "synth",
-            "softmax",
-            "--rows",
-            "120",
-            "--columns",
-            "4",
-            "--classes",
-            "6",
-            "--out",
-            file("train.txt"));
-    assertEquals(0, r.status(), r.err());
+    CommandRun.smallTrainingSet(dir.resolve("train.txt"));
   }
 
   /** One line on standard error, starting with the command, and no stack trace. */
@@ -422,21 +409,7 @@ class ErrorsTest {
 
   @Test
   void synthFitOnAHugeLatentDimensionIsOneLine() throws Exception {
-    CommandRun simulate =
-        CommandRun.of(
-            "synth",
-            "simulate",
-            "--users",
-            "20",
-            "--items",
-            "3",
-            "--choices",
-            "3",
-            "--latent",
-            "2",
-            "--out",
-            file("answers.txt"));
-    assertEquals(0, simulate.status(), simulate.err());
+    CommandRun.smallChoiceData(dir.resolve("answers.txt"), 20, 2);
     CommandRun r =
         CommandRun.of(
             "synth",

@@ -33,20 +33,7 @@ class ModelSafetyTest {
   @BeforeEach
   void trainOnce() throws Exception {
     train = dir.resolve("train.txt");
-    CommandRun r =
-        CommandRun.of(
-            "data",
-            "synth",
-            "softmax",
-            "--rows",
-            "120",
-            "--columns",
-            "4",
-            "--classes",
-            "6",
-            "--out",
-            train.toString());
-    assertEquals(0, r.status(), r.err());
+    CommandRun.smallTrainingSet(train);
     model = dir.resolve("m.bin");
     CommandRun t =
         CommandRun.of(

@@ -36,20 +36,7 @@ class OutputClashTest {
   @BeforeEach
   void synth() throws Exception {
     train = dir.resolve("train.txt");
-    CommandRun r =
-        CommandRun.of(
-            "data",
-            "synth",
-            "softmax",
-            "--rows",
-            "120",
-            "--columns",
-            "4",
-            "--classes",
-            "6",
-            "--out",
-            train.toString());
-    assertEquals(0, r.status(), r.err());
+    CommandRun.smallTrainingSet(train);
   }
 
   /**
@@ -254,21 +241,7 @@ class OutputClashTest {
   @Test
   void theSynthModelOnItsDataIsRefused() throws Exception {
     Path data = dir.resolve("answers.txt");
-    CommandRun r =
-        CommandRun.of(
-            "synth",
-            "simulate",
-            "--users",
-            "40",
-            "--items",
-            "3",
-            "--choices",
-            "3",
-            "--latent",
-            "1",
-            "--out",
-            data.toString());
-    assertEquals(0, r.status(), r.err());
+    CommandRun.smallChoiceData(data, 40, 1);
     refused(
         "--model " + data + " is the same file as --data",
         "synth",
@@ -286,23 +259,7 @@ class OutputClashTest {
   @Test
   void synthUsersOverTheirModelAreRefused() throws Exception {
     Path truth = dir.resolve("s.bin");
-    CommandRun r =
-        CommandRun.of(
-            "synth",
-            "simulate",
-            "--users",
-            "40",
-            "--items",
-            "3",
-            "--choices",
-            "3",
-            "--latent",
-            "1",
-            "--out",
-            file("answers.txt"),
-            "--truth",
-            truth.toString());
-    assertEquals(0, r.status(), r.err());
+    CommandRun.smallChoiceData(dir.resolve("answers.txt"), 40, 1, "--truth", truth.toString());
     refused(
         "--out " + truth + " is the same file as --model",
         "synth",
