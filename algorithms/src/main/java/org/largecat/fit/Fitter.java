@@ -9,6 +9,7 @@ import org.largecat.data.Dataset;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
+import org.largecat.train.DoubleSumSpec;
 import org.largecat.train.Method;
 import org.largecat.train.Sampling;
 import org.largecat.train.StoppingRule;
@@ -461,9 +462,13 @@ public final class Fitter {
     return epochs != null || iterations != null;
   }
 
-  /** The stopping rule of these settings, {@link StoppingRule#DEFAULT}'s where none is given. */
-  StoppingRule rule() {
-    StoppingRule d = StoppingRule.DEFAULT;
+  /**
+   * The stopping rule of these settings for {@code method}: {@link StoppingRule#AVERAGED}'s where
+   * none is given and the method averages its iterates, else {@link StoppingRule#DEFAULT}'s.
+   */
+  StoppingRule rule(Method method) {
+    StoppingRule d =
+        DoubleSumSpec.averagesByDefault(method) ? StoppingRule.AVERAGED : StoppingRule.DEFAULT;
     return new StoppingRule(
         Objects.requireNonNullElse(tolerance, d.tolerance()),
         Objects.requireNonNullElse(patience, d.patience()),

@@ -19,6 +19,7 @@ import org.largecat.train.TrainingRun;
  */
 final class PriorRuns {
   private final Fitter settings;
+  private final StoppingRule rule;
   private final Kernels kernels;
   private final ScoreModel model;
   private final TrainingRows train;
@@ -47,6 +48,7 @@ final class PriorRuns {
 
   PriorRuns(
       Fitter settings,
+      StoppingRule rule,
       Kernels kernels,
       ScoreModel model,
       TrainingRows train,
@@ -55,6 +57,7 @@ final class PriorRuns {
       List<Fit.Epoch> history,
       boolean path) {
     this.settings = settings;
+    this.rule = rule;
     this.kernels = kernels;
     this.model = model;
     this.train = train;
@@ -77,8 +80,7 @@ final class PriorRuns {
       }
     }
     double spent = (begun - start) * 1e-9;
-    StoppingRule rule = settings.rule();
-    rule =
+    StoppingRule left =
         new StoppingRule(
             rule.tolerance(),
             rule.patience(),
@@ -91,7 +93,7 @@ final class PriorRuns {
       if (stepScale != 1) {
         trainer.scaleStepSize(stepScale);
       }
-      last = TrainingRun.until(trainer, rule, watch, progress(best, reductions));
+      last = TrainingRun.until(trainer, left, watch, progress(best, reductions));
     }
     stepScale *= Math.pow(StoppingRule.STEP_DIVISOR, -reductions[0]);
     iterations += last.iterations();
@@ -132,8 +134,8 @@ final class PriorRuns {
             ? "the heap has no room for a copy of the model"
             : spent + lastSeconds > budget
                 ? String.format(Locale.ROOT, "another run would end past the %.0f s budget", budget)
-                : epochs >= settings.rule().maxEpochs()
-                    ? "the runs have used the most epochs, " + settings.rule().maxEpochs()
+                : epochs >= rule.maxEpochs()
+                    ? "the runs have used the most epochs, " + rule.maxEpochs()
                     : null;
     if (shortOf != null) {
       settings.listener.note("no stronger prior tried: " + shortOf);
@@ -198,7 +200,7 @@ final class PriorRuns {
    * the whole set), keeps {@code best} up to date and {@code reductions[0]} the step's divisions.
    */
   private TrainingRun.EpochProgress progress(BestEpoch best, int[] reductions) {
-    int most = settings.rule().stepReductions();
+    int most = rule.stepReductions();
     return new TrainingRun.EpochProgress() {
       @Override
       public void epoch(int epoch, double value, double improvement, double seconds) {

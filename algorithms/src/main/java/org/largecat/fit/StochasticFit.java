@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.largecat.kernel.Kernels;
 import org.largecat.model.FactorizedModel;
+import org.largecat.model.LinearModel;
 import org.largecat.model.Link;
 import org.largecat.model.ScoreModel;
 import org.largecat.train.DoubleSumSpec;
@@ -51,7 +52,7 @@ final class StochasticFit {
     StepSizeSchedule step = schedule(sizes, train.rows());
     boolean path = choosesPrior(heldOut != null);
     double firstVariance = path ? 0 : Objects.requireNonNullElse(settings.priorVariance, 0.0);
-    TrainerSpec spec = spec(sizes, step, firstVariance);
+    TrainerSpec spec = spec(sizes, step, firstVariance, train.classes());
     ScoreModel model =
         settings.init != null ? initialModelChecked(train) : initialModel(train, spec);
     settings.listener.note(
@@ -91,7 +92,16 @@ final class StochasticFit {
                 ? Watched.TRAIN_BOUND
                 : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
         PriorRuns runs =
-            new PriorRuns(settings, kernels, model, train, watch, watched, history, path);
+            new PriorRuns(
+                settings,
+                settings.rule(method),
+                kernels,
+                model,
+                train,
+                watch,
+                watched,
+                history,
+                path);
         run = runs.run(spec);
         perEpoch = runs.perEpoch;
         watchedValue = runs.bestValue;
@@ -100,7 +110,7 @@ final class StochasticFit {
             if (!runs.affords(settings.budget())) {
               break;
             }
-            if (!runs.tryVariance(spec(sizes, step, variance), variance)) {
+            if (!runs.tryVariance(spec(sizes, step, variance, train.classes()), variance)) {
               break;
             }
           }
@@ -275,10 +285,11 @@ final class StochasticFit {
   }
 
   /**
-   * The trainer's spec: the method's defaults with the sizes, the step and the settings given; a
-   * double-sum method takes η and its decay from the step, which {@link #schedule} makes plain SGD.
+   * The trainer's spec on {@code classes} classes: the method's defaults with the sizes, the step
+   * and the settings given; a double-sum method takes η and its decay from the step, which {@link
+   * #schedule} makes plain SGD.
    */
-  private TrainerSpec spec(Sizes sizes, StepSizeSchedule step, double priorVariance) {
+  private TrainerSpec spec(Sizes sizes, StepSizeSchedule step, double priorVariance, int classes) {
     if (method.isDoubleSum()) {
       StepSizeSchedule.Sgd sgd = (StepSizeSchedule.Sgd) step;
       DoubleSumSpec.Builder builder =
@@ -293,7 +304,7 @@ final class StochasticFit {
         builder.stepPower(DoubleSumSpec.UNDER_RULE_STEP_POWER);
         if (settings.learningRate == null) {
           builder
-              .learningRate(DoubleSumSpec.underRuleNormalisedRate(method))
+              .learningRate(DoubleSumSpec.underRuleNormalisedRate(method, classes))
               .normalisedRate(true)
               .uLearningRate(DoubleSumSpec.UNDER_RULE_U_RATE);
         }
@@ -427,6 +438,25 @@ final class StochasticFit {
               "%d examples held out; the stopping rule watches the log-likelihood of %s",
               heldOut.rows(),
               count == heldOut.rows() ? "all of them" : count + " of them"));
+    } else if (settings.ridge != null) {
+      watch =
+          penalised(
+              train.watch(
+                  model,
+                  (int) Math.min(train.rows(), MAX_WATCHED_ROWS),
+                  settings.seed(),
+                  spec.threads(),
+                  kernels),
+              (LinearModel) model,
+              settings.ridge);
+      settings.listener.note(
+          String.format(
+              Locale.ROOT,
+              "the stopping rule watches the objective, the exact log-likelihood less the ridge"
+                  + " (mu/2)|W|^2, on %s",
+              watch.rows() == train.rows()
+                  ? "all training rows"
+                  : watch.rows() + " training rows"));
     } else if (watchesTrainingRows(method)) {
       watch =
           train.watch(model, watchedRows(train, spec), settings.seed(), spec.threads(), kernels);
@@ -438,6 +468,37 @@ final class StochasticFit {
       return null;
     }
     return watch;
+  }
+
+  /**
+   * {@code watch} less the ridge term (μ/2)‖W̃‖² of {@code model}'s extended rows: the double-sum
+   * methods' objective, per example, with the sign of a log-likelihood.
+   */
+  private static TrainingRows.Watch penalised(
+      TrainingRows.Watch watch, LinearModel model, double ridge) {
+    return new TrainingRows.Watch() {
+      @Override
+      public int rows() {
+        return watch.rows();
+      }
+
+      @Override
+      public double getAsDouble() {
+        double squares = 0;
+        for (float w : model.weights()) {
+          squares += (double) w * w;
+        }
+        for (double b : model.biases()) {
+          squares += b * b;
+        }
+        return watch.getAsDouble() - 0.5 * ridge * squares;
+      }
+
+      @Override
+      public void close() {
+        watch.close();
+      }
+    };
   }
 
   /**
@@ -489,7 +550,7 @@ final class StochasticFit {
     if (run.converged() != Boolean.FALSE) {
       return;
     }
-    StoppingRule rule = settings.rule();
+    StoppingRule rule = settings.rule(method);
     boolean epochs = run.stoppedBecause() == TrainingRun.Stop.MAX_EPOCHS;
     settings.listener.note(
         String.format(

@@ -29,6 +29,17 @@ public record StoppingRule(
   public static final StoppingRule DEFAULT =
       new StoppingRule(1e-4, 3, 100, Double.POSITIVE_INFINITY, 4);
 
+  /**
+   * The default for a method whose model is the average of its iterates (umax, isgd, isgd-batch):
+   * 1e-5 relative, at most 1,000 epochs, else as {@link #DEFAULT}. After e epochs the average moves
+   * only about 3/(e + 2) of the way to the epoch's mean iterate, so an epoch's gain understates the
+   * distance left by a factor that grows with e. On the 6000 × 25 × 60 ridge problem of the
+   * averaged-iterates test, 1e-4 stopped isgd 1.0% above the optimal objective and 1e-5 0.34% above
+   * it, after 325 epochs of one pair per datapoint.
+   */
+  public static final StoppingRule AVERAGED =
+      new StoppingRule(1e-5, 3, 1_000, Double.POSITIVE_INFINITY, 4);
+
   public StoppingRule {
     if (!(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY)) {
       throw new IllegalArgumentException("tolerance = " + tolerance + " must be finite and >= 0");

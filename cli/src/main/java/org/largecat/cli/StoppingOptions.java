@@ -16,10 +16,12 @@ final class StoppingOptions {
       converter = OptionTypes.NonNegativeNumber.class,
       description =
           "Without --epochs or --iterations: an epoch whose watched value improves by less than"
-              + " X relative counts as no progress (default: 1e-4); the value is the"
-              + " log-likelihood of the held-out rows (--validation-fraction), else of a sample of"
-              + " training rows for ar-softmax, ove, is, nce and exact-softmax-sgd, else the"
-              + " epoch's mean bound."
+              + " X relative counts as no progress (default: 1e-4; 1e-5 for umax, isgd and"
+              + " isgd-batch, whose averaged iterate moves less each epoch the longer it runs); the"
+              + " value is the log-likelihood of the held-out rows (--validation-fraction), else"
+              + " with --ridge the objective (the log-likelihood less the ridge term) on up to"
+              + " 10,000 training rows, else the log-likelihood of a sample of training rows for"
+              + " ar-softmax, ove, is, nce and exact-softmax-sgd, else the epoch's mean bound."
               + " exact-softmax stops once an iteration changes the objective by at most X relative"
               + " (default: 1e-10).")
   Double tolerance;
@@ -36,7 +38,8 @@ final class StoppingOptions {
       paramLabel = "N",
       converter = OptionTypes.Count.class,
       description =
-          "The most epochs the stopping rule runs (default: 100); exact-softmax: the most passes"
+          "The most epochs the stopping rule runs (default: 100; 1,000 for umax, isgd and"
+              + " isgd-batch); exact-softmax: the most passes"
               + " over the data, line-search trials included (default: 20000).")
   Integer maxEpochs;
 
