@@ -325,9 +325,13 @@ public final class Fitter {
     }
     Kernels kernels = Kernels.get();
     AutomaticMethod chosen = chooseMethod(train, kernels);
-    return chosen.method().isFullBatch()
-        ? new FullBatchFit(this, kernels, chosen.estimatedSeconds()).fit(train)
-        : new StochasticFit(this, chosen.method(), kernels).fit(new InMemoryRows(train));
+    if (chosen.method().isFullBatch()) {
+      return new FullBatchFit(this, kernels, chosen.estimatedSeconds()).fit(train);
+    }
+    InMemoryRows rows = new InMemoryRows(train);
+    return method == null && !Double.isNaN(chosen.estimatedSeconds())
+        ? new ChosenStochasticFit(this, chosen, kernels).fit(rows)
+        : new StochasticFit(this, chosen.method(), kernels).fit(rows);
   }
 
   /**
@@ -350,6 +354,35 @@ public final class Fitter {
     return new StochasticFit(this, chosen, Kernels.get()).fit(train);
   }
 
+  /** A fitter with these settings, to change without changing this one. */
+  Fitter copy() {
+    Fitter copy = new Fitter(link);
+    copy.method = method;
+    copy.rank = rank;
+    copy.priorVariance = priorVariance;
+    copy.batch = batch;
+    copy.sampled = sampled;
+    copy.sampling = sampling;
+    copy.samplingPower = samplingPower;
+    copy.step = step;
+    copy.learningRate = learningRate;
+    copy.ridge = ridge;
+    copy.threads = threads;
+    copy.seed = seed;
+    copy.tolerance = tolerance;
+    copy.patience = patience;
+    copy.maxEpochs = maxEpochs;
+    copy.stepReductions = stepReductions;
+    copy.maxSeconds = maxSeconds;
+    copy.validationFraction = validationFraction;
+    copy.epochs = epochs;
+    copy.iterations = iterations;
+    copy.init = init;
+    copy.listener = listener;
+    copy.cancelled = cancelled;
+    return copy;
+  }
+
   /** The method given, else the automatic choice on {@code train}, said to the listener. */
   private AutomaticMethod chooseMethod(Dataset train, Kernels kernels) {
     if (method != null) {
@@ -366,7 +399,14 @@ public final class Fitter {
             ? new AutomaticMethod(arMethod(), "A&R is the method for the " + link + " link")
             : given.equals(List.of("rank"))
                 ? AutomaticMethod.chooseFactorized(
-                    train.rows(), train.classes(), rank, threads(), budget())
+                    train.rows(),
+                    train.classes(),
+                    rank,
+                    threads(),
+                    budget(),
+                    () ->
+                        new StochasticFit(this, Method.EXACT_SOFTMAX_SGD, kernels)
+                            .secondsPerEpoch(new InMemoryRows(train)))
                 : !stochasticOnly.isEmpty()
                     ? new AutomaticMethod(
                         Method.AR_SOFTMAX,

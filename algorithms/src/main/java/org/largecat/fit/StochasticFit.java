@@ -151,6 +151,29 @@ final class StochasticFit {
   }
 
   /**
+   * The seconds an epoch of this method takes on {@code train} here, from a model started as the
+   * fit would start it: the fastest of {@value #TIMED_STEPS} steps after one that warms up, times
+   * the iterations of an epoch. The steps move a model of their own, which is then dropped.
+   */
+  double secondsPerEpoch(TrainingRows train) {
+    Sizes sizes = sizes(train);
+    TrainerSpec spec = spec(sizes, schedule(sizes, train.rows()), 0, train.classes());
+    try (Trainer trainer = train.trainer(initialModel(train, spec), spec, kernels)) {
+      trainer.step();
+      double fastest = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < TIMED_STEPS; i++) {
+        long start = System.nanoTime();
+        trainer.step();
+        fastest = Math.min(fastest, (System.nanoTime() - start) * 1e-9);
+      }
+      return fastest * trainer.iterationsPerEpoch();
+    }
+  }
+
+  /** The steps {@link #secondsPerEpoch} times. */
+  static final int TIMED_STEPS = 3;
+
+  /**
    * ρ₀ times the iterations of an epoch, the most the factorized model's constant adaptive step
    * under the rule takes: the step moves a coordinate by about ρ₀ an iteration whatever the
    * gradient's scale, so an epoch of many iterations moves the tables far. At 1,405 iterations an

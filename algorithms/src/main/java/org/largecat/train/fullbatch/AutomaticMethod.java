@@ -43,8 +43,9 @@ public record AutomaticMethod(Method method, String reason, double estimatedSeco
   static final double ASSUMED_FLOPS_PER_THREAD = 2e9;
 
   /**
-   * Multiply-adds per second per thread of float gemm, which exact-softmax-sgd's factorized step
-   * runs: a fraction of a core's peak, for the blocks of a mini-batch.
+   * Multiply-adds per second per thread of float gemm assumed for exact-softmax-sgd's factorized
+   * step before it is timed, to leave untimed a step far too slow for the budget: a fraction of a
+   * core's peak, for the blocks of a mini-batch.
    */
   static final double GEMM_FLOPS_PER_THREAD = 4e9;
 
@@ -63,35 +64,61 @@ public record AutomaticMethod(Method method, String reason, double estimatedSeco
   /**
    * The choice for a factorized model of {@code rank} on {@code rows} examples of {@code classes}
    * classes: {@code exact-softmax-sgd}, whose step scores all K classes through the rank-wide
-   * tables (about 4·N·K·r multiply-adds an epoch, at gemm speed), when {@value #ASSUMED_EPOCHS}
-   * epochs of it fit the budget {@code seconds}; else {@code ar-softmax}, whose cost grows with |S|
-   * rather than K. Where both fit, the exact step's gradient has no sampling noise, so it ends
-   * nearer the best held-out fit.
+   * tables, when {@value #ASSUMED_EPOCHS} epochs of it, at the time {@code secondsPerEpoch}
+   * measures here, fit the budget {@code seconds}; else {@code ar-softmax}, whose cost grows with
+   * |S| rather than K. Where both fit, the exact step's gradient has no sampling noise, so it ends
+   * nearer the best held-out fit. The epoch is not timed when its 4·N·K·r multiply-adds at the
+   * assumed gemm rate already put the epochs {@value #TIMED_WITHIN} times past the budget.
    */
   public static AutomaticMethod chooseFactorized(
-      long rows, int classes, int rank, int threads, double seconds) {
-    double estimate =
+      long rows,
+      int classes,
+      int rank,
+      int threads,
+      double seconds,
+      DoubleSupplier secondsPerEpoch) {
+    double assumed =
         ASSUMED_EPOCHS * 4.0 * rows * classes * rank / (GEMM_FLOPS_PER_THREAD * threads);
+    if (assumed > TIMED_WITHIN * seconds) {
+      return new AutomaticMethod(
+          Method.AR_SOFTMAX,
+          String.format(
+              Locale.ROOT,
+              "rank %d: exact-softmax-sgd would take an estimated %.0f s for %d epochs of K = %d"
+                  + " scores an example (at %.0e multiply-adds a second a thread), far more than"
+                  + " %.0f s",
+              rank,
+              assumed,
+              ASSUMED_EPOCHS,
+              classes,
+              GEMM_FLOPS_PER_THREAD,
+              seconds));
+    }
+    double perEpoch = secondsPerEpoch.getAsDouble();
+    double estimate = ASSUMED_EPOCHS * perEpoch;
+    String timed =
+        String.format(
+            Locale.ROOT,
+            "about %.0f s for %d epochs at %.3g s an epoch, timed here",
+            estimate,
+            ASSUMED_EPOCHS,
+            perEpoch);
     return estimate <= seconds
         ? new AutomaticMethod(
             Method.EXACT_SOFTMAX_SGD,
             String.format(
                 Locale.ROOT,
-                "rank %d: the exact gradient through the tables fits, an estimated %.0f s for %d"
-                    + " epochs",
+                "rank %d: the exact gradient through the tables fits, %s",
                 rank,
-                estimate,
-                ASSUMED_EPOCHS))
+                timed),
+            estimate)
         : new AutomaticMethod(
             Method.AR_SOFTMAX,
             String.format(
                 Locale.ROOT,
-                "rank %d: exact-softmax-sgd would take an estimated %.0f s for %d epochs of K = %d"
-                    + " scores an example, more than %.0f s",
+                "rank %d: exact-softmax-sgd would take %s, more than %.0f s",
                 rank,
-                estimate,
-                ASSUMED_EPOCHS,
-                classes,
+                timed,
                 seconds));
   }
 

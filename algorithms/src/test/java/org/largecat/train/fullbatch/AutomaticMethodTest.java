@@ -62,6 +62,37 @@ class AutomaticMethodTest {
   }
 
   @Test
+  void aFactorizedStepIsChosenOnItsTimedEpoch() {
+    // 50 epochs at 1 s fit 60 s; at 2 s they do not.
+    AutomaticMethod fits = AutomaticMethod.chooseFactorized(10_000, 1_000, 16, 2, 60, () -> 1);
+    assertEquals(Method.EXACT_SOFTMAX_SGD, fits.method(), fits.reason());
+    assertEquals(50, fits.estimatedSeconds(), 1e-12);
+    assertTrue(
+        fits.reason().contains("about 50 s for 50 epochs at 1.00 s an epoch, timed here"),
+        fits.reason());
+    AutomaticMethod over = AutomaticMethod.chooseFactorized(10_000, 1_000, 16, 2, 60, () -> 2);
+    assertEquals(Method.AR_SOFTMAX, over.method(), over.reason());
+    assertTrue(over.reason().contains("about 100 s for 50 epochs"), over.reason());
+  }
+
+  @Test
+  void aFactorizedStepFarBeyondTheBudgetIsNotTimed() {
+    // 50 epochs of 4 × 10^6 × 10^4 × 100 multiply-adds at 4e9 a second on two threads: 2.5·10^5 s.
+    AutomaticMethod choice =
+        AutomaticMethod.chooseFactorized(
+            1_000_000,
+            10_000,
+            100,
+            2,
+            300,
+            () -> {
+              throw new AssertionError("timed an epoch");
+            });
+    assertEquals(Method.AR_SOFTMAX, choice.method());
+    assertTrue(choice.reason().contains("far more than 300 s"), choice.reason());
+  }
+
+  @Test
   void timingAPassGivesAFiniteTime() {
     double perPass = FullBatchSoftmax.secondsPerPass(SMALL, 2, Kernels.get());
     assertTrue(perPass > 0 && perPass < Double.POSITIVE_INFINITY, "seconds a pass " + perPass);
