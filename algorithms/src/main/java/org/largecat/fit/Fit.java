@@ -23,8 +23,9 @@ import org.largecat.train.TrainingRun;
  *     (loose: at many classes it can be orders of magnitude below the exact value, which {@code
  *     watchedLogLikelihood} gives); the full-batch solver's objective
  * @param watched what the stopping rule watched, or null for a run of fixed length
- * @param watchedLogLikelihood the last mean log-likelihood of the watched rows, or null when the
- *     rule watched no rows
+ * @param watchedLogLikelihood the last mean log-likelihood of the watched rows (less the ridge term
+ *     when {@code watched} is {@link Watched#TRAINING_OBJECTIVE}), or null when the rule watched no
+ *     rows
  * @param watchedRows how many rows the rule watched, or null
  * @param history one entry per epoch under the stopping rule (per iteration of the full-batch
  *     solver); empty for a run of fixed length

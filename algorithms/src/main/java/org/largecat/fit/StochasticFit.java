@@ -90,7 +90,9 @@ final class StochasticFit {
         watched =
             watch == null
                 ? Watched.TRAIN_BOUND
-                : heldOut != null ? Watched.HELD_OUT_ROWS : Watched.TRAINING_ROWS;
+                : heldOut != null
+                    ? Watched.HELD_OUT_ROWS
+                    : penalised(method) ? Watched.TRAINING_OBJECTIVE : Watched.TRAINING_ROWS;
         PriorRuns runs =
             new PriorRuns(
                 settings,
@@ -461,7 +463,7 @@ final class StochasticFit {
               "%d examples held out; the stopping rule watches the log-likelihood of %s",
               heldOut.rows(),
               count == heldOut.rows() ? "all of them" : count + " of them"));
-    } else if (settings.ridge != null) {
+    } else if (penalised(method)) {
       watch =
           penalised(
               train.watch(
@@ -491,6 +493,17 @@ final class StochasticFit {
       return null;
     }
     return watch;
+  }
+
+  /**
+   * Whether the rule watches {@code method}'s objective on the training rows: a double-sum method
+   * that watches rows ({@link #watchesTrainingRows}), given a ridge. The objective is then the
+   * user's, so the rule watches it whole, on all rows up to {@value #MAX_WATCHED_ROWS}: a smaller
+   * sample's own optimum lies elsewhere, and near the objective's its log-likelihood can fall while
+   * the objective still improves.
+   */
+  private boolean penalised(Method method) {
+    return settings.ridge != null && method.isDoubleSum() && watchesTrainingRows(method);
   }
 
   /**

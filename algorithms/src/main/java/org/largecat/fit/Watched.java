@@ -10,6 +10,11 @@ public enum Watched {
   OBJECTIVE("objective"),
   /** The exact mean log-likelihood of a fixed sample of training rows. */
   TRAINING_ROWS("training rows' log-likelihood"),
+  /**
+   * The objective of a double-sum method given a ridge μ: the exact mean log-likelihood of the
+   * training rows less (μ/2)‖W̃‖².
+   */
+  TRAINING_OBJECTIVE("training objective"),
   /** The exact mean log-likelihood of the held-out slice ({@link Fitter#validationFraction}). */
   HELD_OUT_ROWS("held-out log-likelihood");
 

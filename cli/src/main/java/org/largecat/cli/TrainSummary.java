@@ -32,7 +32,10 @@ final class TrainSummary {
         fit.watchedLogLikelihood() != null
             ? String.format(
                 Locale.ROOT,
-                "log-likelihood %.6g per example on the %d %s rows",
+                "%s %.6g per example on the %d %s rows",
+                fit.watched() == Watched.TRAINING_OBJECTIVE
+                    ? "objective (log-likelihood less the ridge term)"
+                    : "log-likelihood",
                 fit.watchedLogLikelihood(),
                 fit.watchedRows(),
                 fit.watched() == Watched.HELD_OUT_ROWS ? "held-out" : "watched training")

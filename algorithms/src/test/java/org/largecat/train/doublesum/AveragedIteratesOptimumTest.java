@@ -15,6 +15,7 @@ import org.largecat.data.Dataset;
 import org.largecat.data.SyntheticData;
 import org.largecat.fit.Fit;
 import org.largecat.fit.Fitter;
+import org.largecat.fit.Watched;
 import org.largecat.model.LinearModel;
 import org.largecat.train.Method;
 
@@ -126,6 +127,10 @@ class AveragedIteratesOptimumTest {
         fit.epochs(),
         fit.stoppedBecause(),
         seconds);
+    // The rule watched this objective on every row: its last value is F of the model returned.
+    assertEquals(Watched.TRAINING_OBJECTIVE, fit.watched());
+    assertEquals(problem.data().rows(), fit.watchedRows());
+    assertEquals(reached, -fit.watchedLogLikelihood(), 1e-6 * reached);
     assertTrue(reached <= (1 + within) * bestObjective, "F is " + reached / bestObjective + " F*");
     assertTrue(
         Math.abs(logLikelihood / bestLogLikelihood - 1) <= within,
