@@ -19,8 +19,9 @@ final class StoppingOptions {
               + " X relative counts as no progress (default: 1e-4; 1e-5 for umax, isgd and"
               + " isgd-batch, whose averaged iterate moves less each epoch the longer it runs); the"
               + " value is the log-likelihood of the held-out rows (--validation-fraction), else"
-              + " with --ridge the objective (the log-likelihood less the ridge term) on up to"
-              + " 10,000 training rows, else the log-likelihood of a sample of training rows for"
+              + " for umax, isgd and isgd-batch given --ridge their objective (the log-likelihood"
+              + " less the ridge term) on up to 10,000 training rows, else the log-likelihood of a"
+              + " sample of training rows for"
               + " ar-softmax, ove, is, nce and exact-softmax-sgd, else the epoch's mean bound."
               + " exact-softmax stops once an iteration changes the objective by at most X relative"
               + " (default: 1e-10).")
