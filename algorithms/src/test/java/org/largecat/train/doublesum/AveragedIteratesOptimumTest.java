@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,41 +28,32 @@ import org.largecat.train.Method;
  * stronger ridge and K = 400, was added afterwards and run once, with no setting changed for it.
  */
 class AveragedIteratesOptimumTest {
-  /** A synthetic problem and the file of its independent optimum. */
-  private record Problem(Dataset data, String optimumFile) {}
+  /**
+   * The data of {@code largecat data synth softmax --rows R --columns D --classes K --seed S} and
+   * the file of its independent optimum.
+   */
+  private record Problem(int rows, int columns, int classes, long seed) {
+    Dataset data() {
+      return SyntheticData.linearSoftmax(rows, columns, classes, 0.5, 1, seed).data();
+    }
 
-  private static final Problem FIRST =
-      new Problem(
-          SyntheticData.linearSoftmax(4_000, 15, 30, 0.5, 1, 11).data(),
-          "ridge-optimum-4000x15x30.properties");
+    String optimumFile() {
+      return "ridge-optimum-" + rows + "x" + columns + "x" + classes + ".properties";
+    }
 
-  private static final Problem SECOND =
-      new Problem(
-          SyntheticData.linearSoftmax(6_000, 25, 60, 0.5, 1, 23).data(),
-          "ridge-optimum-6000x25x60.properties");
+    @Override
+    public String toString() {
+      return rows + " x " + columns + ", K = " + classes;
+    }
+  }
 
-  private static final Problem THIRD =
-      new Problem(
-          SyntheticData.linearSoftmax(8_000, 20, 100, 0.5, 1, 31).data(),
-          "ridge-optimum-8000x20x100.properties");
-
-  private static final Problem FOURTH =
-      new Problem(
-          SyntheticData.linearSoftmax(10_000, 12, 200, 0.5, 1, 41).data(),
-          "ridge-optimum-10000x12x200.properties");
-
-  private static final Problem FIFTH =
-      new Problem(
-          SyntheticData.linearSoftmax(8_000, 10, 400, 0.5, 1, 43).data(),
-          "ridge-optimum-8000x10x400.properties");
-
-  static Stream<Named<Problem>> problems() {
+  static Stream<Problem> problems() {
     return Stream.of(
-        Named.of("4000 x 15, K = 30", FIRST),
-        Named.of("6000 x 25, K = 60", SECOND),
-        Named.of("8000 x 20, K = 100", THIRD),
-        Named.of("10000 x 12, K = 200", FOURTH),
-        Named.of("8000 x 10, K = 400", FIFTH));
+        new Problem(4_000, 15, 30, 11),
+        new Problem(6_000, 25, 60, 23),
+        new Problem(8_000, 20, 100, 31),
+        new Problem(10_000, 12, 200, 41),
+        new Problem(8_000, 10, 400, 43));
   }
 
   static Stream<Arguments> methodsAndProblems() {
@@ -108,9 +98,10 @@ class AveragedIteratesOptimumTest {
     double ridge = Double.parseDouble(expected.getProperty("ridge"));
     double bestObjective = Double.parseDouble(expected.getProperty("objective"));
     double bestLogLikelihood = Double.parseDouble(expected.getProperty("log_likelihood"));
-    RidgeSoftmaxObjective objective = new RidgeSoftmaxObjective(problem.data(), ridge);
+    Dataset data = problem.data();
+    RidgeSoftmaxObjective objective = new RidgeSoftmaxObjective(data, ridge);
     long start = System.nanoTime();
-    Fit fit = Fitter.softmax().method(method).ridge(ridge).fit(problem.data());
+    Fit fit = Fitter.softmax().method(method).ridge(ridge).fit(data);
     double seconds = (System.nanoTime() - start) * 1e-9;
     double[] logLoss = new double[1];
     double reached = objective.value((LinearModel) fit.model(), logLoss);
@@ -129,7 +120,7 @@ class AveragedIteratesOptimumTest {
         seconds);
     // The rule watched this objective on every row: its last value is F of the model returned.
     assertEquals(Watched.TRAINING_OBJECTIVE, fit.watched());
-    assertEquals(problem.data().rows(), fit.watchedRows());
+    assertEquals(data.rows(), fit.watchedRows());
     assertEquals(reached, -fit.watchedLogLikelihood(), 1e-6 * reached);
     assertTrue(reached <= (1 + within) * bestObjective, "F is " + reached / bestObjective + " F*");
     assertTrue(
