@@ -19,6 +19,9 @@ final class ChosenStochasticFit {
   /** How many times its estimate the chosen method runs before the fit chooses again. */
   static final double OVERRUN = 2;
 
+  /** The least time the second method is given, when the first ran to the end of the budget. */
+  static final double MIN_SECONDS = 1;
+
   private final Fitter settings;
   private final AutomaticMethod chosen;
   private final Kernels kernels;
@@ -54,8 +57,8 @@ final class ChosenStochasticFit {
             .copy()
             .method(Method.AR_SOFTMAX)
             .init(first.model())
-            .validationFraction(settings.heldOutFraction(rows.rows()));
-    rest.maxSeconds(Math.max(left, MIN_SECONDS));
+            .validationFraction(settings.heldOutFraction(rows.rows()))
+            .maxSeconds(Math.max(left, MIN_SECONDS));
     boolean priorChosen = first.prior().variance() > 0;
     if (priorChosen) {
       rest.priorVariance(first.prior().variance());
@@ -81,7 +84,4 @@ final class ChosenStochasticFit {
         history,
         priorChosen ? first.prior() : second.prior());
   }
-
-  /** The least time the second method is given, when the first ran to the end of the budget. */
-  static final double MIN_SECONDS = 1;
 }

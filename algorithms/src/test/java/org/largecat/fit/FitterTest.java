@@ -2,6 +2,7 @@ package org.largecat.fit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -232,39 +233,16 @@ class FitterTest {
   void aFactorizedFitUnderTheRuleSharesItsSampleByDefault() {
     Dataset data = set(3_000, 5).data();
     Fitter underRule = Fitter.softmax().method(Method.AR_SOFTMAX).rank(3).threads(1).maxEpochs(3);
-    assertEquals(
-        parameters(underRule.fit(data)),
-        parameters(
-            Fitter.softmax()
-                .method(Method.AR_SOFTMAX)
-                .rank(3)
-                .threads(1)
-                .maxEpochs(3)
-                .sampling(Sampling.SHARED)
-                .fit(data)));
+    String byDefault = parameters(underRule.fit(data));
+    assertEquals(byDefault, parameters(underRule.copy().sampling(Sampling.SHARED).fit(data)));
+    assertNotEquals(
+        byDefault,
+        parameters(underRule.copy().sampling(Sampling.PER_EXAMPLE).fit(data)),
+        "shared and per-example sampling gave the same model");
     Fitter fixed = Fitter.softmax().method(Method.AR_SOFTMAX).rank(3).threads(1).epochs(2);
     assertEquals(
         parameters(fixed.fit(data)),
-        parameters(
-            Fitter.softmax()
-                .method(Method.AR_SOFTMAX)
-                .rank(3)
-                .threads(1)
-                .epochs(2)
-                .sampling(Sampling.PER_EXAMPLE)
-                .fit(data)));
-    assertTrue(
-        !parameters(underRule.fit(data))
-            .equals(
-                parameters(
-                    Fitter.softmax()
-                        .method(Method.AR_SOFTMAX)
-                        .rank(3)
-                        .threads(1)
-                        .maxEpochs(3)
-                        .sampling(Sampling.PER_EXAMPLE)
-                        .fit(data))),
-        "shared and per-example sampling gave the same model");
+        parameters(fixed.copy().sampling(Sampling.PER_EXAMPLE).fit(data)));
   }
 
   private static String parameters(Fit fit) {
